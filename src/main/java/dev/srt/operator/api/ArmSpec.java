@@ -1,0 +1,27 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** One arm: the only place where arms may differ, and only in routing. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "size(self.name) <= 63 && self.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+    message = "must be a DNS label: lower-case letters, digits and '-', at most 63 characters", fieldPath = ".name")
+@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.policyCatalog) || self.frontend.type == 'dynamo'",
+    message = "dynamo.policyCatalog requires frontend.type: dynamo", fieldPath = ".dynamo.policyCatalog")
+@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecar) || self.frontend.type == 'dynamo'",
+    message = "dynamo.sidecar requires frontend.type: dynamo", fieldPath = ".dynamo.sidecar")
+public class ArmSpec {
+  @Required
+  @JsonPropertyDescription("Arm name: a DNS label, unique within the comparison. Used in job names, run directories and status.")
+  public String name;
+
+  @Required
+  @JsonPropertyDescription("The router of this arm.")
+  public FrontendSpec frontend;
+
+  @JsonPropertyDescription("Dynamo routing fields of this arm (sidecar workers, policy catalog).")
+  public ArmDynamoSpec dynamo;
+}

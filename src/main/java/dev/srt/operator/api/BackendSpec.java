@@ -1,0 +1,28 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.type) || self.type == 'sglang'", message = "supported backend types: sglang", fieldPath = ".type")
+@ValidationRule(value = "!has(self.args) || !['model-path', 'served-model-name', 'host', 'port', 'nccl-port', 'kv-events-config', 'grpc-port'].exists(k, k in self.args)",
+    message = "model-path, served-model-name, host, port, nccl-port, kv-events-config and grpc-port are set by srt-operator", fieldPath = ".args")
+public class BackendSpec {
+  @JsonPropertyDescription("Inference engine. Default and only value: sglang (python -m sglang.launch_server).")
+  public String type;
+
+  @SchemaFrom(type = JsonNode.class)
+  @JsonPropertyDescription("Engine flags, identical in every arm: key -> --key value; true -> --key; false -> omitted; a list -> --key v1 v2. Rendered in key order.")
+  public Map<String, Object> args = new LinkedHashMap<>();
+
+  @JsonPropertyDescription("Environment of every worker process.")
+  public Map<String, String> env = new LinkedHashMap<>();
+
+  @JsonPropertyDescription("The whole KV-event wiring: each worker publishes its KV cache events here, and each router reads them.")
+  public KvEventsSpec kvEvents;
+}

@@ -1,0 +1,39 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.ValidationRule;
+
+/** How Dynamo is installed for arms whose frontend is dynamo. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "[has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
+    message = "set exactly one Dynamo install source: version, hash or wheel")
+@ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
+@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['nats', 'zmq']", message = "must be nats or zmq", fieldPath = ".eventPlane")
+@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['nats', 'tcp', 'http']", message = "must be nats, tcp or http", fieldPath = ".requestPlane")
+@ValidationRule(value = "!has(self.wheel) || self.wheel.startsWith('/')", message = "must be an absolute host path", fieldPath = ".wheel")
+public class DynamoSpec {
+  @JsonPropertyDescription("Released version installed from the package index (pip install ai-dynamo==<version>).")
+  public String version;
+
+  @JsonPropertyDescription("Commit (40 hex) of a cached source build; required by policy catalogs.")
+  public String hash;
+
+  @JsonPropertyDescription("Absolute host path of a prebuilt ai_dynamo_runtime wheel to install.")
+  public String wheel;
+
+  @JsonPropertyDescription("Where the source build of hash comes from.")
+  public DynamoSourceSpec source;
+
+  @JsonPropertyDescription("Dynamo event plane (DYN_EVENT_PLANE): nats or zmq. Default: Dynamo's own.")
+  public String eventPlane;
+
+  @JsonPropertyDescription("Dynamo request plane (DYN_REQUEST_PLANE): nats, tcp or http. Default tcp.")
+  public String requestPlane;
+
+  @JsonPropertyDescription("Base gRPC port of the native SGLang engines coupled to sidecars; worker i uses base+i. Default 50051.")
+  public Integer sidecarPort;
+
+  @JsonPropertyDescription("How long a sidecar waits for its engine's gRPC port, e.g. 20m. Default: healthCheck.timeout.")
+  public String sidecarStartupTimeout;
+}

@@ -1,0 +1,40 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.type in ['sgl-router', 'dynamo']", message = "must be sgl-router or dynamo", fieldPath = ".type")
+@ValidationRule(value = "!(has(self.binary) && has(self.source))", message = "set at most one of binary and source", fieldPath = ".source")
+@ValidationRule(value = "self.type == 'sgl-router' || (!has(self.binary) && !has(self.source))",
+    message = "binary and source are only for frontend.type: sgl-router (Dynamo comes from spec.dynamo)", fieldPath = ".type")
+@ValidationRule(value = "!has(self.binary) || self.binary.startsWith('/')", message = "must be an absolute host path", fieldPath = ".binary")
+@ValidationRule(value = "!has(self.source) || self.source.startsWith('/')", message = "must be an absolute host path", fieldPath = ".source")
+@ValidationRule(value = "self.type != 'sgl-router' || !has(self.args) || !self.args.exists(k, k.replace('_', '-') in ['worker-urls', 'host', 'port'])",
+    message = "worker-urls, host and port are set by srt-operator for sgl-router", fieldPath = ".args")
+@ValidationRule(value = "self.type != 'dynamo' || !has(self.args) || !self.args.exists(k, k.replace('_', '-') in ['http-port', 'http-host'])",
+    message = "http-host and http-port are set by srt-operator for the Dynamo frontend", fieldPath = ".args")
+public class FrontendSpec {
+  @Required
+  @JsonPropertyDescription("Router kind: sgl-router (SGLang's experimental Rust router over static workers) or dynamo (python -m dynamo.frontend).")
+  public String type;
+
+  @JsonPropertyDescription("sgl-router only: absolute host path of the experimental/sgl-router crate; built with cargo build --release before the router starts.")
+  public String source;
+
+  @JsonPropertyDescription("sgl-router only: absolute host path of a prebuilt sgl-router executable.")
+  public String binary;
+
+  @SchemaFrom(type = JsonNode.class)
+  @JsonPropertyDescription("Router flags: key -> --key value; true -> --key; false -> omitted. An explicit model-id, tokenizer-path or router-policy-config wins over the derived value.")
+  public Map<String, Object> args = new LinkedHashMap<>();
+
+  @JsonPropertyDescription("Environment of the router process.")
+  public Map<String, String> env = new LinkedHashMap<>();
+}

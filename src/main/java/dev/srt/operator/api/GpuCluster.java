@@ -1,0 +1,25 @@
+package dev.srt.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** Where arms run: a Slurm login node or a bare GPU host, reached over SSH or locally. */
+@Group(Api.GROUP)
+@Version(Api.VERSION)
+@Kind("GpuCluster")
+@Plural("gpuclusters")
+@ShortNames("gpuc")
+@Categories(Api.CATEGORY)
+@AdditionalPrinterColumn(name = "Mode", jsonPath = ".spec.mode", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Host", jsonPath = ".spec.ssh.host", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Reachable", jsonPath = ".status.conditions[?(@.type==\"Reachable\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+public class GpuCluster extends CustomResource<GpuClusterSpec, GpuClusterStatus> implements Namespaced {
+}

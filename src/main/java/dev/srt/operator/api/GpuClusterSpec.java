@@ -1,0 +1,66 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.mode in ['slurm', 'direct']", message = "must be slurm or direct", fieldPath = ".mode")
+@ValidationRule(value = "!has(self.transport) || self.transport in ['ssh', 'local']", message = "must be ssh or local", fieldPath = ".transport")
+@ValidationRule(value = "(has(self.transport) && self.transport == 'local') || has(self.ssh)", message = "transport: ssh needs the ssh block", fieldPath = ".ssh")
+@ValidationRule(value = "!has(self.slurm) || self.mode == 'slurm'", message = "slurm settings are only allowed with mode: slurm", fieldPath = ".slurm")
+@ValidationRule(value = "self.workDir.startsWith('/')", message = "must be an absolute host path", fieldPath = ".workDir")
+@ValidationRule(value = "!has(self.pollInterval) || self.pollInterval.matches('^([0-9]+(ms|s|m|h))+$')", message = "must be a duration such as 5s", fieldPath = ".pollInterval")
+@ValidationRule(value = "!has(self.container) || !has(self.container.runtime) || self.container.runtime == 'none' || (self.container.runtime == 'pyxis' && self.mode == 'slurm') || (self.container.runtime == 'docker' && self.mode == 'direct')",
+    message = "container.runtime pyxis needs mode: slurm, docker needs mode: direct", fieldPath = ".container.runtime")
+@ValidationRule(value = "!has(self.path) || self.path.all(p, p.startsWith('/'))", message = "every entry must be an absolute host path", fieldPath = ".path")
+public class GpuClusterSpec {
+  @Required
+  @JsonPropertyDescription("slurm: submit each arm with sbatch on a login node. direct: run each arm as a detached bash script on one GPU host.")
+  public String mode;
+
+  @JsonPropertyDescription("ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.")
+  public String transport;
+
+  @JsonPropertyDescription("SSH connection; required with transport: ssh.")
+  public SshSpec ssh;
+
+  @Required
+  @JsonPropertyDescription("Absolute directory on the host under which run directories <namespace>/<comparison>/<arm>/<runId>/ and build caches live.")
+  public String workDir;
+
+  @Min(1)
+  @JsonPropertyDescription("GPUs per node. Default 8.")
+  public Integer gpusPerNode;
+
+  @JsonPropertyDescription("GPU model, informational (e.g. h100).")
+  public String gpuType;
+
+  @JsonPropertyDescription("Interpreter used for python -m modules on the host. Default python3.")
+  public String python;
+
+  @JsonPropertyDescription("Directories prepended to PATH in every rendered script.")
+  public List<String> path = new ArrayList<>();
+
+  @JsonPropertyDescription("Environment exported by every rendered script.")
+  public Map<String, String> env = new LinkedHashMap<>();
+
+  @JsonPropertyDescription("Slurm settings; only with mode: slurm.")
+  public SlurmSpec slurm;
+
+  @JsonPropertyDescription("Container runtime wrapping the processes: none (default), pyxis (slurm) or docker (direct).")
+  public ContainerSpec container;
+
+  @JsonPropertyDescription("How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable).")
+  public String pollInterval;
+
+  public boolean isLocal() {
+    return "local".equals(transport);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A worker-selection policy catalog crate, linked into Dynamo at build time. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "has(self.git) != has(self.path)", message = "set exactly one of git or path")
+@ValidationRule(value = "!has(self.git) || has(self.rev)", message = "git needs an immutable rev (a 40-hex commit)", fieldPath = ".rev")
+@ValidationRule(value = "!has(self.rev) || self.rev.matches('^[0-9a-f]{40}$')", message = "must be an immutable rev: a full 40-hex commit", fieldPath = ".rev")
+@ValidationRule(value = "!has(self.path) || self.path.startsWith('/')", message = "must be an absolute host path", fieldPath = ".path")
+@ValidationRule(value = "!has(self.crateSubdir) || (!self.crateSubdir.startsWith('/') && !self.crateSubdir.contains('..'))",
+    message = "must be a relative path inside the repository", fieldPath = ".crateSubdir")
+public class PolicyCatalogSpec {
+  @JsonPropertyDescription("Git URL of the repository holding the catalog crate.")
+  public String git;
+
+  @JsonPropertyDescription("Absolute host path of a checkout holding the catalog crate (instead of git).")
+  public String path;
+
+  @JsonPropertyDescription("Commit (40 hex) to build; required with git.")
+  public String rev;
+
+  @JsonPropertyDescription("Directory of the crate inside the repository. Default: the repository root.")
+  public String crateSubdir;
+
+  @Required
+  @JsonProperty("package")
+  @JsonPropertyDescription("Cargo package name of the catalog crate.")
+  public String packageName;
+
+  @JsonPropertyDescription("Worker-selection YAML inside the crate directory, published next to the wheel and passed as --router-policy-config. Default worker-selection.yaml.")
+  public String config;
+
+  @JsonPropertyDescription("Cargo features of the Dynamo Python bindings to enable. Default [custom-policy].")
+  public List<String> features = new ArrayList<>();
+}

@@ -1,0 +1,30 @@
+package dev.srt.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * One router comparison: what is held constant, and the arms that differ only in routing.
+ */
+@Group(Api.GROUP)
+@Version(Api.VERSION)
+@Kind("RouterComparison")
+@Plural("routercomparisons")
+@ShortNames("rcmp")
+@Categories(Api.CATEGORY)
+@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Arms", jsonPath = ".status.armsSummary", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Current", jsonPath = ".status.currentArm", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+public class RouterComparison extends CustomResource<RouterComparisonSpec, RouterComparisonStatus> implements Namespaced {
+}

@@ -1,0 +1,69 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything outside {@code arms} is shared by every arm; an arm may set only its name, its
+ * frontend and the Dynamo routing fields, so only routing can differ between arms.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self.arms.all(a, self.arms.filter(b, b.name == a.name).size() == 1)",
+    message = "arm names must be unique", fieldPath = ".arms")
+@ValidationRule(value = "self.arms.all(a, a.frontend.type != 'sgl-router' || !has(self.backend) || !has(self.backend.type) || self.backend.type == 'sglang')",
+    message = "frontend.type: sgl-router needs backend.type: sglang", fieldPath = ".backend")
+@ValidationRule(value = "self.arms.all(a, a.frontend.type != 'sgl-router' || !(has(self.resources.prefillNodes) || has(self.resources.decodeNodes) || has(self.resources.prefillWorkers) || has(self.resources.decodeWorkers)))",
+    message = "frontend.type: sgl-router routes an aggregate worker pool only; remove the prefill/decode fields", fieldPath = ".resources")
+@ValidationRule(value = "self.arms.all(a, a.frontend.type != 'dynamo' || has(self.dynamo))",
+    message = "an arm with frontend.type: dynamo needs spec.dynamo", fieldPath = ".dynamo")
+@ValidationRule(value = "self.arms.all(a, !has(a.dynamo) || !has(a.dynamo.policyCatalog) || (has(self.dynamo) && has(self.dynamo.hash)))",
+    message = "dynamo.policyCatalog requires a pinned source build: set spec.dynamo.hash", fieldPath = ".dynamo")
+public class RouterComparisonSpec {
+  @Required
+  @JsonPropertyDescription("The GpuCluster (same namespace) whose GPUs every arm runs on.")
+  public ClusterRef clusterRef;
+
+  @Required
+  @JsonPropertyDescription("The model every arm serves.")
+  public ModelSpec model;
+
+  @Required
+  @JsonPropertyDescription("Worker topology shared by every arm: aggregated (aggNodes/aggWorkers/gpusPerWorker) or prefill/decode.")
+  public ResourcesSpec resources;
+
+  @JsonPropertyDescription("Inference engine, its flags, environment and KV-event wiring; identical in every arm.")
+  public BackendSpec backend;
+
+  @JsonPropertyDescription("Dynamo installation shared by the arms whose frontend is dynamo.")
+  public DynamoSpec dynamo;
+
+  @JsonPropertyDescription("Telemetry settings shared by every arm.")
+  public ObservabilitySpec observability;
+
+  @JsonPropertyDescription("How long and how often readiness is probed before an arm fails.")
+  public HealthCheckSpec healthCheck;
+
+  @Required
+  @JsonPropertyDescription("The benchmark run against the router of every arm, with identical arguments and seed.")
+  public WorkloadSpec workload;
+
+  @Required
+  @Size(min = 1, max = 8)
+  @JsonPropertyDescription("The arms: 1 to 8 router set-ups that differ only in routing fields. They run one at a time on the same GPUs.")
+  public List<ArmSpec> arms = new ArrayList<>();
+
+  @JsonPropertyDescription("Order in which arms run.")
+  public ExecutionSpec execution;
+
+  @JsonPropertyDescription("true cancels any running arm and starts nothing until set back to false.")
+  public Boolean suspend;
+
+  public boolean suspended() {
+    return Boolean.TRUE.equals(suspend);
+  }
+}

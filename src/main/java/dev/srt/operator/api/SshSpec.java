@@ -1,0 +1,45 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "has(self.privateKeySecretRef) || has(self.privateKeyFile)", message = "set privateKeySecretRef (operator) or privateKeyFile (CLI)", fieldPath = ".privateKeySecretRef")
+@ValidationRule(value = "has(self.knownHostsSecretRef) || has(self.knownHostsFile) || (has(self.insecureSkipHostKeyVerification) && self.insecureSkipHostKeyVerification)",
+    message = "set knownHostsSecretRef or knownHostsFile, or explicitly insecureSkipHostKeyVerification: true", fieldPath = ".knownHostsSecretRef")
+public class SshSpec {
+  @Required
+  @JsonPropertyDescription("Host name or address of the login node or GPU host.")
+  public String host;
+
+  @Min(1)
+  @Max(65535)
+  @JsonPropertyDescription("SSH port. Default 22.")
+  public Integer port;
+
+  @Required
+  @JsonPropertyDescription("User to log in as.")
+  public String user;
+
+  @JsonPropertyDescription("Secret key holding the private key (OpenSSH or PEM; ed25519 or RSA). Used by the operator.")
+  public SecretKeyRef privateKeySecretRef;
+
+  @JsonPropertyDescription("Secret key holding known_hosts lines for the host. Used by the operator.")
+  public SecretKeyRef knownHostsSecretRef;
+
+  @JsonPropertyDescription("Private key file on the machine running the CLI (instead of privateKeySecretRef).")
+  public String privateKeyFile;
+
+  @JsonPropertyDescription("known_hosts file on the machine running the CLI (instead of knownHostsSecretRef).")
+  public String knownHostsFile;
+
+  @JsonPropertyDescription("Accept any host key. Never the default; for throw-away test hosts only.")
+  public Boolean insecureSkipHostKeyVerification;
+
+  @JsonPropertyDescription("Timeout for establishing the connection, e.g. 10s. Default 10s.")
+  public String connectTimeout;
+}

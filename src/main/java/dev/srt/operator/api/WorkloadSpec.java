@@ -1,0 +1,32 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.ValidationRule;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The benchmark: run once per arm against that arm's router, identical in every arm. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.tool) || self.tool in ['bench-serving', 'aiperf', 'custom']", message = "must be bench-serving, aiperf or custom", fieldPath = ".tool")
+@ValidationRule(value = "!has(self.tool) || self.tool != 'custom' || has(self.command)", message = "workload.tool: custom needs command", fieldPath = ".command")
+@ValidationRule(value = "!has(self.command) || (has(self.tool) && self.tool == 'custom')", message = "command is only used with tool: custom", fieldPath = ".command")
+public class WorkloadSpec {
+  @JsonPropertyDescription("bench-serving (python -m sglang.bench_serving), aiperf (aiperf profile) or custom (command). Default bench-serving.")
+  public String tool;
+
+  @SchemaFrom(type = JsonNode.class)
+  @JsonPropertyDescription("Tool flags: key -> --key value; true -> --key; false -> omitted. The target URL, model, seed and output location are set by srt-operator.")
+  public Map<String, Object> args = new LinkedHashMap<>();
+
+  @JsonPropertyDescription("Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR and SRT_SEED are exported to it.")
+  public String command;
+
+  @JsonPropertyDescription("Random seed given to the tool; the same in every arm. Default 42.")
+  public Integer seed;
+
+  @JsonPropertyDescription("Environment of the benchmark process.")
+  public Map<String, String> env = new LinkedHashMap<>();
+}

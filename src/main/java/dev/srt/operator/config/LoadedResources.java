@@ -1,0 +1,149 @@
+package dev.srt.operator.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.srt.operator.api.Api;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The RouterComparisons and GpuClusters read from YAML files, and every problem found in them
+ * (schema and semantic), each located at {@code FILE:LINE}.
+ */
+public final class LoadedResources {
+  private static final Set<String> TOP_LEVEL = Set.of("apiVersion", "kind", "metadata", "spec", "status");
+
+  private final List<RouterComparison> comparisons = new ArrayList<>();
+  private final List<GpuCluster> clusters = new ArrayList<>();
+  private final List<Problem> problems = new ArrayList<>();
+  private final Map<Object, SourceDocument> sources = new IdentityHashMap<>();
+
+  public static LoadedResources load(List<Path> files) {
+    LoadedResources r = new LoadedResources();
+    for (Path f : files) {
+      try {
+        r.addAll(YamlLoader.load(f));
+      } catch (IOException e) {
+        r.problems.add(Problem.error("", "cannot read: " + e.getMessage()).at(new Problem.Location(f.toString(), 1)));
+      }
+    }
+    r.validate();
+    return r;
+  }
+
+  /** Loads YAML text (tests, stdin). */
+  public static LoadedResources parse(String name, String yaml) {
+    LoadedResources r = new LoadedResources();
+    try {
+      r.addAll(YamlLoader.parse(name, yaml));
+    } catch (IOException e) {
+      r.problems.add(Problem.error("", "not valid YAML: " + e.getMessage()).at(new Problem.Location(name, 1)));
+    }
+    r.validate();
+    return r;
+  }
+
+  private void addAll(List<SourceDocument> docs) {
+    SchemaCheck schema = new SchemaCheck(Mappers.json());
+    for (SourceDocument doc : docs) {
+      List<Problem> found = new ArrayList<>();
+      JsonNode tree = doc.tree();
+      if (!tree.isObject()) {
+        found.add(Problem.error("", "a document must be a Kubernetes object (a map with apiVersion and kind)"));
+        problems.addAll(locate(doc, found));
+        continue;
+      }
+      String kind = doc.kind();
+      Class<?> type = "RouterComparison".equals(kind) ? RouterComparison.class
+          : "GpuCluster".equals(kind) ? GpuCluster.class : null;
+      if (type == null) {
+        found.add(Problem.error("kind", kind == null ? "is required: RouterComparison or GpuCluster"
+            : "unknown kind " + kind + "; expected RouterComparison or GpuCluster"));
+        problems.addAll(locate(doc, found));
+        continue;
+      }
+      JsonNode apiVersion = tree.get("apiVersion");
+      if (apiVersion == null || !Api.API_VERSION.equals(apiVersion.asText())) {
+        found.add(Problem.error("apiVersion", "must be " + Api.API_VERSION));
+      }
+      tree.fieldNames().forEachRemaining(f -> {
+        if (!TOP_LEVEL.contains(f)) {
+          found.add(Problem.error(f, "unknown field; known fields: apiVersion, kind, metadata, spec"));
+        }
+      });
+      JsonNode spec = tree.get("spec");
+      if (spec == null || spec.isNull()) {
+        found.add(Problem.error("spec", "is required"));
+      } else {
+        Class<?> specType = type == RouterComparison.class ? dev.srt.operator.api.RouterComparisonSpec.class
+            : dev.srt.operator.api.GpuClusterSpec.class;
+        found.addAll(schema.check(spec, specType, "spec"));
+      }
+      if (found.stream().noneMatch(Problem::isError)) {
+        try {
+          Object resource = Mappers.json().treeToValue(tree, type);
+          sources.put(resource, doc);
+          if (resource instanceof RouterComparison rc) {
+            comparisons.add(rc);
+          } else {
+            clusters.add((GpuCluster) resource);
+          }
+        } catch (JsonProcessingException e) {
+          found.add(Problem.error("", "cannot read " + kind + ": " + e.getOriginalMessage()));
+        }
+      }
+      problems.addAll(locate(doc, found));
+    }
+  }
+
+  private void validate() {
+    for (GpuCluster c : clusters) {
+      problems.addAll(locate(sources.get(c), Validator.validate(c)));
+    }
+    for (RouterComparison rc : comparisons) {
+      problems.addAll(locate(sources.get(rc), Validator.validate(rc, clusterFor(rc).orElse(null))));
+    }
+  }
+
+  private static List<Problem> locate(SourceDocument doc, List<Problem> found) {
+    return found.stream().map(p -> p.at(doc.locate(p.path()))).toList();
+  }
+
+  /** The GpuCluster named by the comparison's clusterRef, if it was among the files. */
+  public Optional<GpuCluster> clusterFor(RouterComparison rc) {
+    String name = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+    return clusters.stream().filter(c -> c.getMetadata() != null && c.getMetadata().getName() != null
+        && c.getMetadata().getName().equals(name)).findFirst();
+  }
+
+  /** Re-validates a comparison against a cluster given separately (e.g. {@code --cluster}). */
+  public List<Problem> validateAgainst(RouterComparison rc, GpuCluster cluster) {
+    SourceDocument doc = sources.get(rc);
+    List<Problem> found = Validator.validate(rc, cluster);
+    return doc == null ? found : locate(doc, found);
+  }
+
+  public List<RouterComparison> comparisons() {
+    return comparisons;
+  }
+
+  public List<GpuCluster> clusters() {
+    return clusters;
+  }
+
+  public List<Problem> problems() {
+    return problems;
+  }
+
+  public boolean hasErrors() {
+    return problems.stream().anyMatch(Problem::isError);
+  }
+}

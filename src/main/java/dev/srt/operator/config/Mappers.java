@@ -1,0 +1,33 @@
+package dev.srt.operator.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+
+/** The one JSON and one YAML mapper configuration used across the project. */
+public final class Mappers {
+  private static final ObjectMapper JSON = configure(new ObjectMapper());
+  private static final ObjectMapper YAML = configure(new ObjectMapper(
+      new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)));
+
+  private Mappers() {}
+
+  public static ObjectMapper json() {
+    return JSON;
+  }
+
+  public static ObjectMapper yaml() {
+    return YAML;
+  }
+
+  private static ObjectMapper configure(ObjectMapper m) {
+    return m.findAndRegisterModules()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.srt.operator.config;
+
+/**
+ * One thing wrong (or worth a warning) with an input, addressed by its field path, e.g.
+ * {@code spec.arms[1].dynamo.policyCatalog.rev}. The location is known only for input read from
+ * a file.
+ */
+public record Problem(Severity severity, String path, String message, Location location) {
+  public enum Severity {
+    ERROR,
+    WARNING
+  }
+
+  /** Where in a file a value was written. */
+  public record Location(String file, int line) {}
+
+  public static Problem error(String path, String message) {
+    return new Problem(Severity.ERROR, path, message, null);
+  }
+
+  public static Problem warning(String path, String message) {
+    return new Problem(Severity.WARNING, path, message, null);
+  }
+
+  public boolean isError() {
+    return severity == Severity.ERROR;
+  }
+
+  public Problem at(Location where) {
+    return new Problem(severity, path, message, where);
+  }
+
+  /** {@code path: message}, the form used in status conditions and events. */
+  public String describe() {
+    return (severity == Severity.WARNING ? "warning: " : "") + path + ": " + message;
+  }
+
+  /** {@code FILE:LINE: PATH: message}, the form the CLI prints. */
+  @Override
+  public String toString() {
+    return location == null ? describe() : location.file() + ":" + location.line() + ": " + describe();
+  }
+}
