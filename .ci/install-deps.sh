@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install the system packages the real-sshd / real-Slurm tests need (Debian 12).
+# Idempotent: does nothing (and does not touch apt) when everything is already installed.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+
+packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg -s "${pkg}" 2>/dev/null | grep -q '^Status: install ok installed$'; then
+    missing+=("${pkg}")
+  fi
+done
+
+if [[ "${#missing[@]}" -eq 0 ]]; then
+  step "all packages present: ${packages[*]}"
+  exit 0
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+step "missing: ${missing[*]}; running apt-get update"
+apt-get update -qq || die "apt-get update failed"
+step "installing: ${missing[*]}"
+# policy-rc.d denies service starts in containers; the postinst then prints
+# "invoke-rc.d: policy-rc.d denied execution of start." which is expected.
+apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/tmp/srt-install-deps.log 2>&1 \
+  || { tail -n 30 /tmp/srt-install-deps.log >&2; die "apt-get install failed (full log: /tmp/srt-install-deps.log)"; }
+step "installed: ${missing[*]}"

@@ -1,0 +1,225 @@
+package dev.srt.operator.testinfra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The real test services on this machine (a key-only sshd and a single-node Slurm with 8 fake
+ * GPUs, both on loopback), as described by the env file that {@code .ci/start-sshd.sh} and
+ * {@code .ci/start-slurm.sh} write ({@code /root/.srt-test/env}, or the file named by
+ * {@code SRT_TEST_ENV}).
+ *
+ * <p>Tests that need a service call {@link #requireSsh()} / {@link #requireSlurm()} first (or
+ * just {@link #ssh()}). When the service is missing the test is skipped, except when
+ * {@code SRT_E2E_REQUIRED=1} (set by CI): then it fails, so CI never goes green by skipping.
+ */
+public final class TestHosts {
+
+  /** Environment variable that overrides the env file location. */
+  public static final String ENV_FILE_VAR = "SRT_TEST_ENV";
+  /** Default env file written by the {@code .ci/start-*.sh} scripts. */
+  public static final Path DEFAULT_ENV_FILE = Path.of("/root/.srt-test/env");
+  /** Environment variable that turns "skip when missing" into "fail when missing". */
+  public static final String REQUIRED_VAR = "SRT_E2E_REQUIRED";
+
+  static final String SSH_HOST = "SRT_TEST_SSH_HOST";
+  static final String SSH_PORT = "SRT_TEST_SSH_PORT";
+  static final String SSH_USER = "SRT_TEST_SSH_USER";
+  static final String SSH_KEY = "SRT_TEST_SSH_KEY";
+  static final String SSH_KNOWN_HOSTS = "SRT_TEST_SSH_KNOWN_HOSTS";
+  static final String SLURM = "SRT_TEST_SLURM";
+  static final String SLURM_PARTITION = "SRT_TEST_SLURM_PARTITION";
+
+  private static final String SSH_HINT = "run .ci/start-sshd.sh (see docs/testing.md)";
+  private static final String SLURM_HINT = "run .ci/start-sshd.sh and .ci/start-slurm.sh (see docs/testing.md)";
+
+  /** Reachability of host:port, probed once per JVM. */
+  private static final Map<String, Boolean> PORT_OPEN = new ConcurrentHashMap<>();
+
+  private TestHosts() {}
+
+  /** Where the test SSH server is and how to log in to it. */
+  public record SshTarget(String host, int port, String user, Path keyFile, Path knownHostsFile) {}
+
+  // ------------------------------------------------------------------ public API
+
+  /** The env file in use: {@code $SRT_TEST_ENV} if set, else {@code /root/.srt-test/env}. */
+  public static Path envFile() {
+    String override = System.getenv(ENV_FILE_VAR);
+    return override == null || override.isBlank() ? DEFAULT_ENV_FILE : Path.of(override);
+  }
+
+  /** The test sshd; skips (or, with {@code SRT_E2E_REQUIRED=1}, fails) the test if it is not up. */
+  public static SshTarget ssh() {
+    requireSsh();
+    return sshTarget(load(envFile())).orElseThrow();
+  }
+
+  /** The test sshd if it is configured and accepts connections, without skipping anything. */
+  public static Optional<SshTarget> sshIfAvailable() {
+    Map<String, String> values = load(envFile());
+    return sshProblem(values) == null ? sshTarget(values) : Optional.empty();
+  }
+
+  /** True if start-slurm.sh verified the test Slurm ({@code SRT_TEST_SLURM=1}). */
+  public static boolean slurm() {
+    return slurmProblem(load(envFile())) == null;
+  }
+
+  /** The Slurm partition to submit test jobs to. */
+  public static String slurmPartition() {
+    return load(envFile()).getOrDefault(SLURM_PARTITION, "debug");
+  }
+
+  /** Skips (or fails, in CI) the calling test unless the test sshd is up. */
+  public static void requireSsh() {
+    require(sshProblem(load(envFile())), SSH_HINT, System.getenv(REQUIRED_VAR));
+  }
+
+  /**
+   * Skips (or fails, in CI) the calling test unless the test Slurm is up. Also requires the sshd,
+   * because the project talks to Slurm through SSH (the login node is {@link #ssh()}).
+   */
+  public static void requireSlurm() {
+    Map<String, String> values = load(envFile());
+    String problem = sshProblem(values);
+    if (problem == null) {
+      problem = slurmProblem(values);
+    }
+    require(problem, SLURM_HINT, System.getenv(REQUIRED_VAR));
+  }
+
+  // ------------------------------------------------------------------ package-private (tested)
+
+  /** Reads an env file; a missing file is an empty map. */
+  static Map<String, String> load(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Map.of();
+    }
+    try {
+      return parse(Files.readAllLines(file, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /**
+   * Parses shell {@code KEY=value} lines: blank lines and {@code #} comments are ignored, an
+   * {@code export } prefix is allowed, one pair of surrounding single or double quotes is removed,
+   * lines that are not assignments are ignored, and a later line wins (as when sourced).
+   */
+  static Map<String, String> parse(List<String> lines) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String raw : lines) {
+      String line = raw.strip();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      if (line.startsWith("export ")) {
+        line = line.substring("export ".length()).strip();
+      }
+      int eq = line.indexOf('=');
+      if (eq <= 0) {
+        continue;
+      }
+      String key = line.substring(0, eq);
+      if (!key.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        continue;
+      }
+      String value = line.substring(eq + 1);
+      if (value.length() >= 2
+          && (value.startsWith("\"") && value.endsWith("\"")
+              || value.startsWith("'") && value.endsWith("'"))) {
+        value = value.substring(1, value.length() - 1);
+      }
+      values.put(key, value);
+    }
+    return values;
+  }
+
+  /** The SSH target described by the values, if all five keys are present and the port is a number. */
+  static Optional<SshTarget> sshTarget(Map<String, String> values) {
+    String host = values.get(SSH_HOST);
+    String port = values.get(SSH_PORT);
+    String user = values.get(SSH_USER);
+    String key = values.get(SSH_KEY);
+    String knownHosts = values.get(SSH_KNOWN_HOSTS);
+    if (isBlank(host) || isBlank(port) || isBlank(user) || isBlank(key) || isBlank(knownHosts)) {
+      return Optional.empty();
+    }
+    int portNumber;
+    try {
+      portNumber = Integer.parseInt(port.strip());
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+    if (portNumber < 1 || portNumber > 65535) {
+      return Optional.empty();
+    }
+    return Optional.of(new SshTarget(host, portNumber, user, Path.of(key), Path.of(knownHosts)));
+  }
+
+  /** Why the test sshd cannot be used, or null if it can. */
+  static String sshProblem(Map<String, String> values) {
+    Optional<SshTarget> target = sshTarget(values);
+    if (target.isEmpty()) {
+      return "no SSH test host configured in " + envFile();
+    }
+    SshTarget t = target.get();
+    if (!Files.isReadable(t.keyFile())) {
+      return "SSH key " + t.keyFile() + " is not readable";
+    }
+    if (!Files.isReadable(t.knownHostsFile())) {
+      return "known_hosts " + t.knownHostsFile() + " is not readable";
+    }
+    if (!portOpen(t.host(), t.port())) {
+      // e.g. the machine rebooted: the env file survives, the daemons do not.
+      return "nothing listens on " + t.host() + ":" + t.port();
+    }
+    return null;
+  }
+
+  /** Why the test Slurm cannot be used, or null if it can. */
+  static String slurmProblem(Map<String, String> values) {
+    return "1".equals(values.get(SLURM)) ? null : "no test Slurm configured in " + envFile();
+  }
+
+  /** Fails (required = "1") or skips the test when problem is non-null. */
+  static void require(String problem, String hint, String required) {
+    if (problem == null) {
+      return;
+    }
+    String message = problem + ": " + hint;
+    if ("1".equals(required)) {
+      Assertions.fail(message + " (" + REQUIRED_VAR + "=1, so this test may not be skipped)");
+    }
+    Assumptions.assumeTrue(false, message);
+  }
+
+  private static boolean portOpen(String host, int port) {
+    return PORT_OPEN.computeIfAbsent(host + ":" + port, k -> {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(host, port), 1000);
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    });
+  }
+
+  private static boolean isBlank(String s) {
+    return s == null || s.isBlank();
+  }
+}
