@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
     description = "Declarative, observable LLM router comparisons on Slurm and bare GPU hosts.",
     subcommands = {
       ValidateCommand.class,
+      PlanCommand.class,
+      RenderCommand.class,
+      DiffCommand.class,
       CrdsCommand.class,
       VersionCommand.class,
     })

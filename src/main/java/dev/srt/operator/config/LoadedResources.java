@@ -25,14 +25,34 @@ public final class LoadedResources {
   private final List<GpuCluster> clusters = new ArrayList<>();
   private final List<Problem> problems = new ArrayList<>();
   private final Map<Object, SourceDocument> sources = new IdentityHashMap<>();
+  private GpuCluster override;
 
   public static LoadedResources load(List<Path> files) {
+    return load(files, null);
+  }
+
+  /**
+   * Loads {@code files}; when {@code clusterFile} is given, its GpuCluster is the one every
+   * comparison is checked against and runs on, whatever the comparison's clusterRef names.
+   */
+  public static LoadedResources load(List<Path> files, Path clusterFile) {
     LoadedResources r = new LoadedResources();
-    for (Path f : files) {
+    List<Path> all = new ArrayList<>(files);
+    if (clusterFile != null) {
+      all.add(clusterFile);
+    }
+    for (Path f : all) {
       try {
         r.addAll(YamlLoader.load(f));
       } catch (IOException e) {
         r.problems.add(Problem.error("", "cannot read: " + e.getMessage()).at(new Problem.Location(f.toString(), 1)));
+      }
+    }
+    if (clusterFile != null) {
+      r.override = r.clusters.stream().filter(c -> r.sources.get(c).file().equals(clusterFile.toString()))
+          .reduce((a, b) -> b).orElse(null);
+      if (r.override == null && !r.hasErrors()) {
+        r.problems.add(Problem.error("kind", "no GpuCluster in this file").at(new Problem.Location(clusterFile.toString(), 1)));
       }
     }
     r.validate();
@@ -117,18 +137,14 @@ public final class LoadedResources {
     return found.stream().map(p -> p.at(doc.locate(p.path()))).toList();
   }
 
-  /** The GpuCluster named by the comparison's clusterRef, if it was among the files. */
+  /** The cluster the comparison runs on: the explicit one, or the one its clusterRef names. */
   public Optional<GpuCluster> clusterFor(RouterComparison rc) {
+    if (override != null) {
+      return Optional.of(override);
+    }
     String name = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
     return clusters.stream().filter(c -> c.getMetadata() != null && c.getMetadata().getName() != null
         && c.getMetadata().getName().equals(name)).findFirst();
-  }
-
-  /** Re-validates a comparison against a cluster given separately (e.g. {@code --cluster}). */
-  public List<Problem> validateAgainst(RouterComparison rc, GpuCluster cluster) {
-    SourceDocument doc = sources.get(rc);
-    List<Problem> found = Validator.validate(rc, cluster);
-    return doc == null ? found : locate(doc, found);
   }
 
   public List<RouterComparison> comparisons() {

@@ -1,0 +1,60 @@
+package dev.srt.operator.cli;
+
+import dev.srt.operator.plan.ArmDiff;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.RunPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "diff", description = {
+    "Shows what differs between the arms: the fields that express the difference, and which rendered parts",
+    "(worker commands, router command, builds, gates, benchmark) are identical across arms."})
+public final class DiffCommand implements Callable<Integer> {
+  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
+  List<Path> files;
+
+  @Option(names = "--mode", paramLabel = "slurm|direct", description = "Compare the scripts of this mode instead of the cluster's.")
+  String mode;
+
+  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
+  Path cluster;
+
+  @Override
+  public Integer call() {
+    try {
+      Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
+      Map<String, RunPlan> plans = new LinkedHashMap<>();
+      for (String arm : in.arms(null, System.err)) {
+        plans.put(arm, in.plan(arm));
+      }
+      ArmDiff.Result diff = ArmDiff.of(in.comparison(), plans);
+      System.out.println("RouterComparison " + in.comparison().getMetadata().getName() + ": " + diff.arms().size() + " arms");
+      System.out.println();
+      System.out.println("Fields that express the difference (everything else is shared):");
+      List<List<String>> rows = new ArrayList<>();
+      List<String> header = new ArrayList<>(List.of("FIELD"));
+      header.addAll(diff.arms());
+      rows.add(header);
+      for (ArmDiff.FieldRow f : diff.fields()) {
+        List<String> row = new ArrayList<>(List.of(f.field()));
+        diff.arms().forEach(a -> row.add(f.values().get(a) == null ? "-" : f.values().get(a)));
+        rows.add(row);
+      }
+      Table.print(rows, System.out);
+      System.out.println();
+      System.out.println("Rendered parts:");
+      for (ArmDiff.PartRow p : diff.parts()) {
+        System.out.println("  " + p.part() + ": " + p.describe(diff.arms()));
+      }
+      return 0;
+    } catch (Inputs.Invalid e) {
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.srt.operator.cli;
+
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.RunPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "plan", description = {
+    "Prints the run plan of each arm as JSON: processes (argv, env, ports, GPUs, probes), build stages and readiness gates.",
+    "With --arm, one plan object; otherwise an array with one plan per arm. Schema: docs/plan-format.md."})
+public final class PlanCommand implements Callable<Integer> {
+  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
+  List<Path> files;
+
+  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
+  String arm;
+
+  @Option(names = "--mode", paramLabel = "slurm|direct", description = "Plan for this mode instead of the cluster's.")
+  String mode;
+
+  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
+  Path cluster;
+
+  @Override
+  public Integer call() throws Exception {
+    try {
+      Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
+      List<RunPlan> plans = new ArrayList<>();
+      for (String a : in.arms(arm, System.err)) {
+        plans.add(in.plan(a));
+      }
+      Object out = arm != null ? plans.get(0) : plans;
+      System.out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(out));
+      return 0;
+    } catch (Inputs.Invalid e) {
+      return 1;
+    }
+  }
+}

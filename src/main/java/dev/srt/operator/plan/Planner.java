@@ -1,0 +1,101 @@
+package dev.srt.operator.plan;
+
+import dev.srt.operator.api.ArmSpec;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.GpuClusterSpec;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonSpec;
+import dev.srt.operator.api.SlurmSpec;
+import dev.srt.operator.config.Durations;
+import dev.srt.operator.config.Validator;
+import dev.srt.operator.plan.frontends.Frontend;
+import dev.srt.operator.plan.frontends.Frontends;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * (comparison, cluster, arm, mode) -> {@link RunPlan}. Pure: no I/O, same input, same plan. The
+ * input must have passed {@link Validator}.
+ */
+public final class Planner {
+  public static final String DEFAULT_PYTHON = "python3";
+  public static final String DEFAULT_WORK_DIR = "/tmp/srt-operator";
+  public static final Duration DEFAULT_HEALTH_TIMEOUT = Duration.ofMinutes(30);
+  public static final Duration DEFAULT_HEALTH_INTERVAL = Duration.ofSeconds(10);
+
+  private Planner() {}
+
+  /**
+   * Plans one arm. {@code cluster} may be null (documented defaults: 8 GPUs per node, python3,
+   * work dir /tmp/srt-operator, Slurm); {@code mode} may be null (the cluster's mode).
+   */
+  public static RunPlan plan(RouterComparison rc, GpuCluster cluster, String armName, Mode mode) {
+    RouterComparisonSpec spec = rc.getSpec();
+    ArmSpec arm = spec.arms.stream().filter(a -> a.name.equals(armName)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no arm named " + armName));
+    GpuClusterSpec c = cluster == null || cluster.getSpec() == null ? new GpuClusterSpec() : cluster.getSpec();
+    Mode m = mode != null ? mode : c.mode != null ? Mode.parse(c.mode) : Mode.SLURM;
+    int gpusPerNode = Validator.gpusPerNode(cluster);
+    int sidecarBase = spec.dynamo != null && spec.dynamo.sidecarPort != null ? spec.dynamo.sidecarPort : PortMap.SIDECAR_GRPC_BASE;
+    Topology topology = Topology.aggregated(spec.resources, gpusPerNode, sidecarBase);
+    Duration timeout = Durations.parse(spec.healthCheck == null ? null : spec.healthCheck.timeout, DEFAULT_HEALTH_TIMEOUT);
+    Duration interval = Durations.parse(spec.healthCheck == null ? null : spec.healthCheck.interval, DEFAULT_HEALTH_INTERVAL);
+    Duration sidecarTimeout = Durations.parse(spec.dynamo == null ? null : spec.dynamo.sidecarStartupTimeout, timeout);
+    ArmContext ctx = new ArmContext(rc.getMetadata().getName(), spec, arm, c, m, topology,
+        c.python != null ? c.python : DEFAULT_PYTHON,
+        c.workDir != null ? c.workDir : DEFAULT_WORK_DIR,
+        servedModelName(spec),
+        Math.max(1, timeout.toSeconds()), Math.max(1, interval.toSeconds()), Math.max(1, sidecarTimeout.toSeconds()));
+
+    Frontend frontend = Frontends.of(arm.frontend.type);
+    List<ProcessSpec> processes = new ArrayList<>(frontend.workers(ctx));
+    processes.add(frontend.router(ctx));
+    processes.add(Workload.process(ctx));
+    List<Gate> gates = new ArrayList<>(frontend.readiness(ctx));
+    gates.add(Gates.canary(ctx));
+
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("frontendKind", frontend.type());
+    facts.putAll(frontend.facts(ctx));
+    boolean scrape = ctx.observability();
+    return new RunPlan(ctx.comparison(), arm.name, m, frontend.type(), topology,
+        new RunPlan.Settings(ctx.python(), ctx.workDir(), ctx.healthTimeoutSeconds(), ctx.healthIntervalSeconds(),
+            ctx.sidecarStartupTimeoutSeconds(), Workload.RESULTS_DIR, scrape),
+        new TreeMap<>(c.env == null ? Map.of() : c.env),
+        c.path == null ? List.of() : List.copyOf(c.path),
+        frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
+        m == Mode.SLURM ? slurm(c.slurm, topology) : null,
+        container(c),
+        facts);
+  }
+
+  /** The served model name: spec.model.servedModelName, else the model directory's name. */
+  public static String servedModelName(RouterComparisonSpec spec) {
+    if (spec.model.servedModelName != null) {
+      return spec.model.servedModelName;
+    }
+    Path name = Path.of(spec.model.path).getFileName();
+    return name == null ? spec.model.path : name.toString();
+  }
+
+  private static RunPlan.SlurmPlan slurm(SlurmSpec s, Topology t) {
+    SlurmSpec slurm = s == null ? new SlurmSpec() : s;
+    return new RunPlan.SlurmPlan(t.nodes(), t.gpusUsedPerNode(), slurm.gres == null || slurm.gres,
+        slurm.partition, slurm.account, slurm.timeLimit == null ? "01:00:00" : slurm.timeLimit,
+        new TreeMap<>(slurm.sbatchDirectives == null ? Map.of() : slurm.sbatchDirectives),
+        new TreeMap<>(slurm.srunOptions == null ? Map.of() : slurm.srunOptions));
+  }
+
+  private static RunPlan.ContainerPlan container(GpuClusterSpec c) {
+    if (c.container == null || c.container.runtime == null || "none".equals(c.container.runtime)) {
+      return null;
+    }
+    return new RunPlan.ContainerPlan(c.container.runtime, c.container.image,
+        c.container.mounts == null ? List.of() : List.copyOf(c.container.mounts));
+  }
+}

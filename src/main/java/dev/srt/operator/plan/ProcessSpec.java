@@ -1,0 +1,33 @@
+package dev.srt.operator.plan;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One process of a run: exactly the argv that is executed, with its own environment (added to the
+ * script's), on node {@code node} (0-based within the allocation). {@code group} couples processes
+ * that live and die together (an engine and its sidecar); {@code startAfter} is the probe that must
+ * pass before it starts (the sidecar waits for its engine's gRPC port).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ProcessSpec(
+    String name,
+    Role role,
+    int node,
+    List<String> argv,
+    Map<String, String> env,
+    Map<String, Integer> ports,
+    List<Integer> gpus,
+    String log,
+    Probe probe,
+    String group,
+    Probe startAfter) {
+
+  public ProcessSpec {
+    argv = List.copyOf(argv);
+    env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+    ports = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ports));
+    gpus = gpus == null ? null : List.copyOf(gpus);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.srt.operator.plan;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one run of one arm does, as data: the input of both script renderers, printed by
+ * {@code srt-operator plan} (schema in docs/plan-format.md). Immutable; built by {@link Planner}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunPlan(
+    String comparison,
+    String arm,
+    Mode mode,
+    String frontend,
+    Topology topology,
+    Settings settings,
+    Map<String, String> env,
+    List<String> path,
+    List<BuildStage> builds,
+    List<ProcessSpec> processes,
+    List<Gate> gates,
+    SlurmPlan slurm,
+    ContainerPlan container,
+    Map<String, Object> facts) {
+
+  /** Budgets and locations shared by the whole run. */
+  public record Settings(
+      String python, String workDir, long healthTimeoutSeconds, long healthIntervalSeconds,
+      long sidecarStartupTimeoutSeconds, String resultsDir, boolean scrapeMetrics) {}
+
+  /** The batch job's shape (Slurm mode only). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record SlurmPlan(
+      int nodes, int gpusPerNode, boolean gres, String partition, String account, String timeLimit,
+      Map<String, String> directives, Map<String, String> srunOptions) {}
+
+  /** The container every process runs in, if any. */
+  public record ContainerPlan(String runtime, String image, List<String> mounts) {}
+
+  public List<ProcessSpec> processes(Role role) {
+    return processes.stream().filter(p -> p.role() == role).toList();
+  }
+
+  public ProcessSpec process(String name) {
+    return processes.stream().filter(p -> p.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no process " + name));
+  }
+
+  /** The processes that make up the workers: workers, or engines with their sidecars. */
+  public List<ProcessSpec> workerProcesses() {
+    return processes.stream()
+        .filter(p -> p.role() == Role.WORKER || p.role() == Role.ENGINE || p.role() == Role.SIDECAR)
+        .toList();
+  }
+}

@@ -1,0 +1,79 @@
+package dev.srt.operator.plan;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.srt.operator.api.KvEventsSpec;
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.config.Validator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The native SGLang server command shared by every arm ({@code python3 -m sglang.launch_server}),
+ * so that the engine is the same process whichever router sits in front of it.
+ */
+public final class SglangEngine {
+  public static final String MODULE = "sglang.launch_server";
+
+  private SglangEngine() {}
+
+  /** argv of worker {@code w}; {@code grpc} adds the native gRPC port a Dynamo sidecar talks to. */
+  public static List<String> argv(ArmContext ctx, WorkerSlot w, String module, boolean grpc) {
+    Map<String, Object> args = ctx.spec().backend == null ? Map.of() : ctx.spec().backend.args;
+    List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", module,
+        "--model-path", ctx.modelPath(),
+        "--served-model-name", ctx.servedModelName(),
+        "--host", "0.0.0.0",
+        "--port", String.valueOf(w.ports().http()),
+        "--nccl-port", String.valueOf(w.ports().nccl())));
+    String kvEvents = kvEventsConfig(ctx, w);
+    if (kvEvents != null) {
+      argv.add("--kv-events-config");
+      argv.add(kvEvents);
+    }
+    if (grpc) {
+      argv.add("--grpc-port");
+      argv.add(String.valueOf(w.ports().grpc()));
+      // Without it SGLang streams cumulative chunks, which the sidecar would treat as deltas.
+      if (!Flags.has(args, "incremental-streaming-output")) {
+        argv.add("--incremental-streaming-output");
+      }
+    }
+    argv.addAll(Flags.render(args, Validator.MANAGED_ENGINE_ARGS));
+    return argv;
+  }
+
+  /** Environment of worker {@code w}: its GPUs (only for partial-node workers) and backend.env. */
+  public static Map<String, String> env(ArmContext ctx, WorkerSlot w) {
+    Map<String, String> env = new LinkedHashMap<>();
+    if (ctx.topology().partialNodeWorkers()) {
+      env.put("CUDA_VISIBLE_DEVICES", String.join(",", w.gpus().stream().map(String::valueOf).toList()));
+    }
+    if (ctx.spec().backend != null && ctx.spec().backend.env != null) {
+      env.putAll(new java.util.TreeMap<>(ctx.spec().backend.env));
+    }
+    return env;
+  }
+
+  /** The whole KV-event wiring: a ZMQ publisher per worker on {@code tcp://*:5200+i}. */
+  static String kvEventsConfig(ArmContext ctx, WorkerSlot w) {
+    KvEventsSpec kv = ctx.spec().backend == null ? null : ctx.spec().backend.kvEvents;
+    if (kv == null || !kv.isEnabled()) {
+      return null;
+    }
+    Map<String, Object> cfg = new LinkedHashMap<>();
+    cfg.put("publisher", kv.publisher == null ? "zmq" : kv.publisher);
+    cfg.put("topic", kv.topic == null ? "kv-events" : kv.topic);
+    cfg.put("endpoint", "tcp://*:" + w.ports().kvEvents());
+    try {
+      return Mappers.json().writeValueAsString(cfg);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String logOf(String name) {
+    return "logs/" + name + ".log";
+  }
+}

@@ -1,0 +1,58 @@
+package dev.srt.operator.plan;
+
+import dev.srt.operator.api.WorkloadSpec;
+import dev.srt.operator.config.Validator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The benchmark process: the same tool, arguments and seed in every arm, aimed at the router's
+ * OpenAI chat endpoint (the one endpoint every router serves), writing into {@code results/}.
+ */
+public final class Workload {
+  public static final String RESULTS_DIR = "results";
+  public static final int DEFAULT_SEED = 42;
+
+  private Workload() {}
+
+  public static ProcessSpec process(ArmContext ctx) {
+    WorkloadSpec w = ctx.spec().workload;
+    String tool = w.tool == null ? "bench-serving" : w.tool;
+    int seed = w.seed == null ? DEFAULT_SEED : w.seed;
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("SRT_FRONTEND_URL", ctx.routerUrl());
+    env.put("SRT_MODEL", ctx.servedModelName());
+    env.put("SRT_RESULTS_DIR", RESULTS_DIR);
+    env.put("SRT_SEED", String.valueOf(seed));
+    env.putAll(new TreeMap<>(w.env == null ? Map.of() : w.env));
+    List<String> argv = new ArrayList<>();
+    switch (tool) {
+      case "bench-serving" -> {
+        argv.addAll(List.of(ctx.python(), "-m", "sglang.bench_serving"));
+        if (!Flags.has(w.args, "backend")) {
+          argv.addAll(List.of("--backend", "sglang-oai-chat"));
+        }
+        argv.addAll(List.of("--base-url", ctx.routerUrl(), "--model", ctx.servedModelName()));
+        if (!Flags.has(w.args, "tokenizer")) {
+          argv.addAll(List.of("--tokenizer", ctx.modelPath()));
+        }
+        argv.addAll(List.of("--seed", String.valueOf(seed), "--output-file", RESULTS_DIR + "/bench-serving.jsonl"));
+        argv.addAll(Flags.render(w.args, Validator.MANAGED_BENCH_SERVING_ARGS));
+      }
+      case "aiperf" -> {
+        argv.addAll(List.of("aiperf", "profile", "--model", ctx.servedModelName(), "--url", ctx.routerUrl(),
+            "--endpoint-type", "chat", "--streaming", "--random-seed", String.valueOf(seed),
+            "--output-artifact-dir", RESULTS_DIR + "/aiperf"));
+        if (!Flags.has(w.args, "tokenizer")) {
+          argv.addAll(List.of("--tokenizer", ctx.modelPath()));
+        }
+        argv.addAll(Flags.render(w.args, Validator.MANAGED_AIPERF_ARGS));
+      }
+      default -> argv.addAll(List.of("bash", "-c", w.command));
+    }
+    return new ProcessSpec("benchmark", Role.BENCHMARK, 0, argv, env, Map.of(), null, "logs/benchmark.log", null, null, null);
+  }
+}

@@ -1,0 +1,164 @@
+package dev.srt.operator.plan.frontends;
+
+import dev.srt.operator.api.DynamoSpec;
+import dev.srt.operator.api.FrontendSpec;
+import dev.srt.operator.config.Validator;
+import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.Flags;
+import dev.srt.operator.plan.Gate;
+import dev.srt.operator.plan.Gates;
+import dev.srt.operator.plan.PortMap;
+import dev.srt.operator.plan.Probe;
+import dev.srt.operator.plan.ProcessSpec;
+import dev.srt.operator.plan.Role;
+import dev.srt.operator.plan.SglangEngine;
+import dev.srt.operator.plan.WorkerSlot;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code python3 -m dynamo.frontend} over SGLang workers: native engines coupled to Dynamo
+ * sidecars, or the in-process {@code dynamo.sglang} worker. Discovery is file-based in the run
+ * directory, so no etcd or NATS is needed with the zmq event plane and tcp request plane.
+ */
+public final class DynamoFrontend implements Frontend {
+  public static final String TYPE = "dynamo";
+  public static final String DISCOVERY_DIR = "dynamo-discovery";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public List<BuildStage> builds(ArmContext ctx) {
+    return DynamoInstall.stages(ctx);
+  }
+
+  @Override
+  public List<ProcessSpec> workers(ArmContext ctx) {
+    boolean sidecar = ctx.arm().dynamo != null && ctx.arm().dynamo.sidecarEnabled();
+    List<ProcessSpec> out = new ArrayList<>();
+    for (WorkerSlot w : ctx.topology().workers()) {
+      Probe health = Probe.httpStatus(ctx.workerUrl(w) + "/health", 200);
+      if (!sidecar) {
+        Map<String, String> env = SglangEngine.env(ctx, w);
+        env.putAll(runtimeEnv(ctx));
+        env.put("DYN_SYSTEM_PORT", String.valueOf(w.ports().system()));
+        env.putAll(traceEnv(ctx, false));
+        out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(), SglangEngine.argv(ctx, w, "dynamo.sglang", false), env,
+            ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), health, null, null));
+        continue;
+      }
+      // The native engine is not a Dynamo process: it gets no DYN_* env.
+      Map<String, String> engineEnv = SglangEngine.env(ctx, w);
+      out.add(new ProcessSpec("engine-" + w.index(), Role.ENGINE, w.node(), SglangEngine.argv(ctx, w, SglangEngine.MODULE, true),
+          engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf("engine-" + w.index()), health, w.name(), null));
+      List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.sglang.sidecar",
+          "--grpc-endpoint", "127.0.0.1:" + w.ports().grpc()));
+      argv.addAll(ctx.arm().dynamo.sidecar.args == null ? List.of() : ctx.arm().dynamo.sidecar.args);
+      Map<String, String> sidecarEnv = new LinkedHashMap<>(runtimeEnv(ctx));
+      sidecarEnv.put("DYN_SYSTEM_PORT", String.valueOf(w.ports().system()));
+      sidecarEnv.putAll(traceEnv(ctx, false));
+      out.add(new ProcessSpec("sidecar-" + w.index(), Role.SIDECAR, w.node(), argv, sidecarEnv,
+          Map.of("system", w.ports().system()), null, SglangEngine.logOf("sidecar-" + w.index()),
+          null, w.name(), Probe.tcp("127.0.0.1:" + w.ports().grpc())));
+    }
+    return out;
+  }
+
+  @Override
+  public ProcessSpec router(ArmContext ctx) {
+    FrontendSpec f = ctx.arm().frontend;
+    List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.frontend", "--http-port", String.valueOf(PortMap.ROUTER)));
+    argv.addAll(Flags.render(f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS));
+    String policy = DynamoInstall.policyConfigPath(ctx);
+    if (policy != null && !Flags.has(f.args, "router-policy-config")) {
+      argv.addAll(List.of("--router-policy-config", policy));
+    }
+    Map<String, String> env = new LinkedHashMap<>(runtimeEnv(ctx));
+    env.putAll(traceEnv(ctx, true));
+    env.putAll(new TreeMap<>(f.env == null ? Map.of() : f.env));
+    return new ProcessSpec("router", Role.ROUTER, 0, argv, env, Map.of("http", PortMap.ROUTER), null,
+        SglangEngine.logOf("router"), Probe.dynamoInstances(ctx.routerUrl() + "/health", ctx.topology().workers().size()),
+        null, null);
+  }
+
+  @Override
+  public List<Gate> readiness(ArmContext ctx) {
+    // /health answers 200 before any worker registered; count generate instances instead, then ask
+    // whether the model is routable (it can be listed before its generate endpoint is).
+    String model = URLEncoder.encode(ctx.servedModelName(), StandardCharsets.UTF_8).replace("+", "%20");
+    return List.of(Gates.workersHealth(ctx), new Gate(Gates.ROUTER_READY, List.of(
+        new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(ctx.routerUrl() + "/health", ctx.topology().workers().size())),
+        new Gate.Check("router", Role.ROUTER, Probe.jsonTrue(ctx.routerUrl() + "/v1/models/" + model + "/ready", "ready")))));
+  }
+
+  @Override
+  public Map<String, Object> facts(ArmContext ctx) {
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("dynamoEnabled", true);
+    facts.put("dynamoSourceCacheKey", DynamoInstall.cacheKey(ctx));
+    facts.put("dynamoPolicyCatalog", DynamoInstall.catalog(ctx) == null ? null : catalogFact(ctx));
+    facts.put("dynamoPolicyConfigPath", DynamoInstall.policyConfigPath(ctx));
+    facts.put("sidecar", ctx.arm().dynamo != null && ctx.arm().dynamo.sidecarEnabled());
+    return facts;
+  }
+
+  private static Map<String, Object> catalogFact(ArmContext ctx) {
+    var c = DynamoInstall.catalog(ctx);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("git", c.git);
+    m.put("path", c.path);
+    m.put("rev", c.rev);
+    m.put("crateSubdir", c.crateSubdir);
+    m.put("package", c.packageName);
+    m.put("config", DynamoInstall.configName(c));
+    m.put("features", DynamoInstall.features(c));
+    return m;
+  }
+
+  /** Dynamo runtime settings shared by the frontend and every Dynamo worker process. */
+  static Map<String, String> runtimeEnv(ArmContext ctx) {
+    DynamoSpec d = ctx.spec().dynamo;
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("DYN_DISCOVERY_BACKEND", "file");
+    // Relative to the run directory (the script's cwd), so arms render identical commands.
+    env.put("DYN_FILE_KV", DISCOVERY_DIR);
+    env.put("DYN_REQUEST_PLANE", d.requestPlane == null ? "tcp" : d.requestPlane);
+    if (d.eventPlane != null) {
+      env.put("DYN_EVENT_PLANE", d.eventPlane);
+    }
+    return env;
+  }
+
+  /** Dynamo span and request-trace env: only Dynamo processes write these traces. */
+  static Map<String, String> traceEnv(ArmContext ctx, boolean frontend) {
+    Map<String, String> env = new LinkedHashMap<>();
+    if (!ctx.observability()) {
+      return env;
+    }
+    env.put("DYN_LOGGING_SPAN_EVENTS", "true");
+    env.put("DYN_LOGGING_JSONL", "true");
+    if (frontend) {
+      env.put("DYN_REQUEST_TRACE", "1");
+      env.put("DYN_REQUEST_TRACE_FILE_PATH", "logs/dynamo-request-trace");
+    }
+    return env;
+  }
+
+  private static Map<String, Integer> ports(WorkerSlot w, boolean grpc) {
+    Map<String, Integer> ports = new LinkedHashMap<>();
+    ports.put("http", w.ports().http());
+    ports.put("kvEvents", w.ports().kvEvents());
+    ports.put("nccl", w.ports().nccl());
+    ports.put(grpc ? "grpc" : "system", grpc ? w.ports().grpc() : w.ports().system());
+    return ports;
+  }
+}

@@ -1,0 +1,133 @@
+package dev.srt.operator.plan.frontends;
+
+import dev.srt.operator.api.DynamoSpec;
+import dev.srt.operator.api.PolicyCatalogSpec;
+import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.Hashes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Installing Dynamo for an arm: a released version, a given wheel, or a cached source build of a
+ * pinned commit, optionally with an external worker-selection policy catalog linked in. The
+ * linking contract (the five steps) lives here once, for both script kinds.
+ */
+public final class DynamoInstall {
+  public static final String BUILD_STAGE = "dynamo-build";
+  public static final String INSTALL_STAGE = "dynamo-install";
+  public static final String DEFAULT_GIT = "https://github.com/ai-dynamo/dynamo";
+  public static final String POLICY_CONFIG_NAME = "worker-selection.yaml";
+  public static final String CATALOG_DEPENDENCY = "dynamo-worker-selection-policy-catalog";
+  public static final String KV_ROUTER_DEPENDENCY = "dynamo-kv-router";
+  public static final String DEFAULT_FEATURE = "custom-policy";
+
+  private DynamoInstall() {}
+
+  public static List<BuildStage> stages(ArmContext ctx) {
+    DynamoSpec d = ctx.spec().dynamo;
+    String py = ctx.python();
+    if (d.version != null) {
+      return List.of(new BuildStage(INSTALL_STAGE, null, List.of(List.of(py, "-m", "pip", "install",
+          "--extra-index-url", "https://pypi.nvidia.com", "ai-dynamo-runtime==" + d.version, "ai-dynamo==" + d.version)), Map.of()));
+    }
+    if (d.wheel != null) {
+      return List.of(new BuildStage(INSTALL_STAGE, null,
+          List.of(List.of(py, "-m", "pip", "install", "--force-reinstall", d.wheel)), Map.of()));
+    }
+    String cache = cacheDir(ctx);
+    return List.of(
+        new BuildStage(BUILD_STAGE, cache, buildSteps(ctx, cache), Map.of()),
+        new BuildStage(INSTALL_STAGE, null, List.of(List.of("srt_pip_install_wheels", py, cache)), Map.of()));
+  }
+
+  private static List<List<String>> buildSteps(ArmContext ctx, String cache) {
+    DynamoSpec d = ctx.spec().dynamo;
+    PolicyCatalogSpec catalog = catalog(ctx);
+    String build = cache + ".build";
+    String dynamo = build + "/dynamo";
+    String git = d.source != null && d.source.git != null ? d.source.git : DEFAULT_GIT;
+    List<List<String>> steps = new ArrayList<>();
+    steps.add(List.of("rm", "-rf", build));
+    steps.add(List.of("mkdir", "-p", build));
+    steps.addAll(checkout(git, d.hash, dynamo));
+    List<String> maturin = new ArrayList<>(List.of("srt_in_dir", dynamo + "/lib/bindings/python",
+        ctx.python(), "-m", "maturin", "build", "--release"));
+    if (catalog != null) {
+      String repo = build + "/policy-catalog";
+      String crate = catalog.crateSubdir == null ? repo : repo + "/" + catalog.crateSubdir;
+      // 1. Materialize the catalog at an immutable rev.
+      steps.addAll(catalog.git != null ? checkout(catalog.git, catalog.rev, repo) : List.of(List.of("srt_copy_tree", catalog.path, repo)));
+      steps.add(List.of("srt_require_file", crate + "/Cargo.toml"));
+      // 2. Repoint the crate's dynamo-kv-router at this checkout: otherwise cargo resolves a second
+      // copy of that crate and the policy's types no longer unify with the bindings'.
+      steps.add(List.of("srt_set_toml_dependency", crate + "/Cargo.toml", KV_ROUTER_DEPENDENCY,
+          KV_ROUTER_DEPENDENCY + " = { path = \"" + dynamo + "/lib/kv-router\", features = [\"standalone-selection\"] }"));
+      // 3. Replace Dynamo's catalog dependency alias with the crate.
+      steps.add(List.of("srt_set_toml_dependency", dynamo + "/lib/bindings/python/Cargo.toml", CATALOG_DEPENDENCY,
+          CATALOG_DEPENDENCY + " = { package = \"" + catalog.packageName + "\", path = \"" + crate + "\", optional = true }"));
+      // 4. Build with the feature that links the catalog.
+      maturin.add("--features");
+      maturin.add(String.join(",", features(catalog)));
+    }
+    maturin.addAll(List.of("-o", cache));
+    steps.add(maturin);
+    steps.add(List.of(ctx.python(), "-m", "pip", "wheel", "--no-deps", dynamo, "-w", cache));
+    if (catalog != null) {
+      // 5. Publish the catalog's YAML next to the wheel; the frontend gets it as --router-policy-config.
+      String crate = build + "/policy-catalog" + (catalog.crateSubdir == null ? "" : "/" + catalog.crateSubdir);
+      steps.add(List.of("cp", crate + "/" + configName(catalog), cache + "/" + POLICY_CONFIG_NAME));
+    }
+    steps.add(List.of("rm", "-rf", build));
+    return steps;
+  }
+
+  private static List<List<String>> checkout(String git, String rev, String dir) {
+    return List.of(
+        List.of("git", "clone", "--no-checkout", git, dir),
+        List.of("git", "-C", dir, "fetch", "--depth", "1", "origin", rev),
+        List.of("git", "-C", dir, "checkout", "--detach", "FETCH_HEAD"));
+  }
+
+  /** The arm's policy catalog, or null. */
+  public static PolicyCatalogSpec catalog(ArmContext ctx) {
+    return ctx.arm().dynamo == null ? null : ctx.arm().dynamo.policyCatalog;
+  }
+
+  /**
+   * The build's cache key: the commit, plus a digest of every catalog field when a catalog is
+   * linked, so patched and unpatched builds of one commit never share a wheel.
+   */
+  public static String cacheKey(ArmContext ctx) {
+    DynamoSpec d = ctx.spec().dynamo;
+    if (d.hash == null) {
+      return null;
+    }
+    PolicyCatalogSpec c = catalog(ctx);
+    String plainKey = d.hash;
+    if (c == null) {
+      return plainKey;
+    }
+    String identity = String.join("\n", "catalog-v1", String.valueOf(c.git), String.valueOf(c.path), String.valueOf(c.rev),
+        String.valueOf(c.crateSubdir), c.packageName, configName(c), String.join(",", features(c)));
+    return plainKey + "-policy-" + Hashes.sha256(identity).substring(0, 12);
+  }
+
+  public static String cacheDir(ArmContext ctx) {
+    return ctx.cacheDir("dynamo", cacheKey(ctx));
+  }
+
+  /** Where the published worker-selection YAML of the arm's catalog is, or null. */
+  public static String policyConfigPath(ArmContext ctx) {
+    return catalog(ctx) == null || ctx.spec().dynamo.hash == null ? null : cacheDir(ctx) + "/" + POLICY_CONFIG_NAME;
+  }
+
+  static String configName(PolicyCatalogSpec c) {
+    return c.config == null ? POLICY_CONFIG_NAME : c.config;
+  }
+
+  static List<String> features(PolicyCatalogSpec c) {
+    return c.features == null || c.features.isEmpty() ? List.of(DEFAULT_FEATURE) : c.features;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.srt.operator.plan.frontends;
+
+import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.Gate;
+import dev.srt.operator.plan.ProcessSpec;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One router kind. Adding a router (Model Gateway, vLLM router, llm-d scheduler) is one new
+ * implementation registered in {@link Frontends}, with no change to the renderers. Its validation
+ * rules live in {@link dev.srt.operator.config.Validator} so that the operator can report them
+ * before anything is planned.
+ */
+public interface Frontend {
+  /** The {@code frontend.type} value. */
+  String type();
+
+  /** Stages that run before any process: builds of the router, installs of its runtime. */
+  List<BuildStage> builds(ArmContext ctx);
+
+  /** The worker processes this router expects (engines, and sidecars where it needs them). */
+  List<ProcessSpec> workers(ArmContext ctx);
+
+  /** The router process. */
+  ProcessSpec router(ArmContext ctx);
+
+  /** Readiness gates in order: the workers', then the router's (the planner adds the canary). */
+  List<Gate> readiness(ArmContext ctx);
+
+  /** Derived values worth showing in the plan (cache keys, health paths, binaries). */
+  Map<String, Object> facts(ArmContext ctx);
+}

@@ -1,0 +1,125 @@
+package dev.srt.operator.plan.frontends;
+
+import dev.srt.operator.api.FrontendSpec;
+import dev.srt.operator.config.Validator;
+import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.Flags;
+import dev.srt.operator.plan.Gate;
+import dev.srt.operator.plan.Gates;
+import dev.srt.operator.plan.Hashes;
+import dev.srt.operator.plan.PortMap;
+import dev.srt.operator.plan.Probe;
+import dev.srt.operator.plan.ProcessSpec;
+import dev.srt.operator.plan.Role;
+import dev.srt.operator.plan.SglangEngine;
+import dev.srt.operator.plan.WorkerSlot;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * SGLang's experimental Rust router over a static pool of native SGLang workers. No Dynamo, no
+ * etcd or NATS: the router learns each worker's KV-event publisher from its /server_info.
+ */
+public final class SglRouterFrontend implements Frontend {
+  public static final String TYPE = "sgl-router";
+  public static final String BUILD_STAGE = "sgl-router-build";
+
+  @Override
+  public String type() {
+    return TYPE;
+  }
+
+  @Override
+  public List<BuildStage> builds(ArmContext ctx) {
+    FrontendSpec f = ctx.arm().frontend;
+    if (f.source == null) {
+      return List.of();
+    }
+    // The build output goes under workDir: the source tree may be read-only or shared by workers.
+    return List.of(new BuildStage(BUILD_STAGE, null,
+        List.of(List.of("cargo", "build", "--release", "--manifest-path", f.source + "/Cargo.toml", "--bin", "sgl-router")),
+        Map.of("CARGO_TARGET_DIR", targetDir(ctx))));
+  }
+
+  @Override
+  public List<ProcessSpec> workers(ArmContext ctx) {
+    List<ProcessSpec> out = new ArrayList<>();
+    for (WorkerSlot w : ctx.topology().workers()) {
+      out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(),
+          SglangEngine.argv(ctx, w, SglangEngine.MODULE, false), SglangEngine.env(ctx, w),
+          ports(w), w.gpus(), SglangEngine.logOf(w.name()),
+          Probe.httpStatus(ctx.workerUrl(w) + "/health", 200), null, null));
+    }
+    return out;
+  }
+
+  @Override
+  public ProcessSpec router(ArmContext ctx) {
+    FrontendSpec f = ctx.arm().frontend;
+    List<String> argv = new ArrayList<>();
+    argv.add(executable(ctx));
+    argv.add("--worker-urls");
+    ctx.topology().workers().forEach(w -> argv.add(ctx.workerUrl(w)));
+    argv.addAll(List.of("--host", "0.0.0.0", "--port", String.valueOf(PortMap.ROUTER)));
+    argv.addAll(managedModelArgs(ctx));
+    argv.addAll(Flags.render(f.args, Validator.MANAGED_SGL_ROUTER_ARGS));
+    return new ProcessSpec("router", Role.ROUTER, 0, argv, new TreeMap<>(f.env == null ? Map.of() : f.env),
+        Map.of("http", PortMap.ROUTER), null, SglangEngine.logOf("router"),
+        Probe.httpStatus(ctx.routerUrl() + "/readyz", 200), null, null);
+  }
+
+  /** {@code --model-id} and {@code --tokenizer-path}, each unless the arm sets it explicitly. */
+  public static List<String> managedModelArgs(ArmContext ctx) {
+    Map<String, Object> args = ctx.arm().frontend.args;
+    List<String> out = new ArrayList<>();
+    if (!Flags.has(args, "model-id")) {
+      out.addAll(List.of("--model-id", ctx.servedModelName()));
+    }
+    if (!Flags.has(args, "tokenizer-path")) {
+      // A bare model directory is rejected by the router's tokenizer loader.
+      out.addAll(List.of("--tokenizer-path", ctx.tokenizerPath()));
+    }
+    return out;
+  }
+
+  @Override
+  public List<Gate> readiness(ArmContext ctx) {
+    // /readyz is a bare status code: 200 once one worker registered, hence the workers gate first.
+    return List.of(Gates.workersHealth(ctx), new Gate(Gates.ROUTER_READY,
+        List.of(new Gate.Check("router", Role.ROUTER, Probe.httpStatus(ctx.routerUrl() + "/readyz", 200)))));
+  }
+
+  @Override
+  public Map<String, Object> facts(ArmContext ctx) {
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("dynamoEnabled", false);
+    facts.put("routerHealthPath", "/readyz");
+    facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerUrl(w) + "/health").toList());
+    facts.put("sglRouterBinary", executable(ctx));
+    return facts;
+  }
+
+  static String executable(ArmContext ctx) {
+    FrontendSpec f = ctx.arm().frontend;
+    if (f.binary != null) {
+      return f.binary;
+    }
+    return f.source != null ? targetDir(ctx) + "/release/sgl-router" : "sgl-router";
+  }
+
+  static String targetDir(ArmContext ctx) {
+    return ctx.cacheDir("sgl-router", Hashes.sha256(ctx.arm().frontend.source).substring(0, 12), "target");
+  }
+
+  static Map<String, Integer> ports(WorkerSlot w) {
+    Map<String, Integer> ports = new LinkedHashMap<>();
+    ports.put("http", w.ports().http());
+    ports.put("kvEvents", w.ports().kvEvents());
+    ports.put("nccl", w.ports().nccl());
+    return ports;
+  }
+}

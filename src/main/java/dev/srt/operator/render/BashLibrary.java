@@ -1,0 +1,39 @@
+package dev.srt.operator.render;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** The shell texts every rendered script carries verbatim: the library and the sidecar supervisor. */
+public final class BashLibrary {
+  private static final String LIBRARY = resource("srt-lib.sh");
+  private static final String SIDECAR_SUPERVISOR = resource("sidecar-supervisor.sh");
+
+  private BashLibrary() {}
+
+  /** Functions for events, process groups, probes, gates, stages and cleanup. */
+  public static String text() {
+    return LIBRARY;
+  }
+
+  /**
+   * The engine/sidecar supervisor, a standalone bash program run as {@code bash -c "$TEXT" name
+   * ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT TIMEOUT NAME}, on whatever node the
+   * worker runs.
+   */
+  public static String sidecarSupervisor() {
+    return SIDECAR_SUPERVISOR;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = BashLibrary.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.srt.operator.render;
+
+import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.Gate;
+import dev.srt.operator.plan.Gates;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.ProcessSpec;
+import dev.srt.operator.plan.Role;
+import dev.srt.operator.plan.RunPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Everything after the header, identical in shape for both script kinds: settings, the shared
+ * library, build stages, processes, readiness gates in order, the benchmark and its results. The
+ * {@link Launcher} is the only part that differs between Slurm and direct.
+ */
+final class ScriptBody {
+  private final RunPlan plan;
+  private final Launcher launcher;
+  private final Words words;
+  private final StringBuilder out = new StringBuilder();
+
+  private ScriptBody(RunPlan plan) {
+    this.plan = plan;
+    this.launcher = Launcher.of(plan);
+    this.words = new Words(plan.mode() == Mode.SLURM);
+  }
+
+  static String render(RunPlan plan, String runDirExpression) {
+    return new ScriptBody(plan).write(runDirExpression);
+  }
+
+  private String write(String runDirExpression) {
+    line("set -Eeuo pipefail");
+    line("# Job control: every background process gets its own process group, so it can be stopped whole.");
+    line("set -m");
+    line("");
+    assign("SRT_COMPARISON", plan.comparison());
+    assign("SRT_ARM", plan.arm());
+    assign("SRT_MODE", plan.mode().id());
+    line("RUN_DIR=" + runDirExpression);
+    line("SRT_RUN_ID=\"${SRT_RUN_ID:-$(basename \"$RUN_DIR\")}\"");
+    line("export SRT_RUN_ID");
+    assign("SRT_PYTHON", plan.settings().python());
+    assign("SRT_HEALTH_TIMEOUT", String.valueOf(plan.settings().healthTimeoutSeconds()));
+    assign("SRT_HEALTH_INTERVAL", String.valueOf(plan.settings().healthIntervalSeconds()));
+    line("cd \"$RUN_DIR\"");
+    if (!plan.path().isEmpty()) {
+      line("export PATH=" + plan.path().stream().map(words::word).collect(Collectors.joining(":")) + ":\"$PATH\"");
+    }
+    plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
+    line("");
+    out.append(BashLibrary.text());
+    if (plan.processes().stream().anyMatch(p -> p.startAfter() != null)) {
+      line("");
+      line("read -r -d '' SRT_SIDECAR_SUPERVISOR <<'SRT_SIDECAR_SUPERVISOR_EOF' || true");
+      out.append(BashLibrary.sidecarSupervisor());
+      line("SRT_SIDECAR_SUPERVISOR_EOF");
+    }
+    line("");
+    if (plan.mode() == Mode.SLURM) {
+      line("# Node addresses of the allocation, in order (workers' URLs use them).");
+      line("mapfile -t SRT_NODES < <(scontrol show hostnames \"${SLURM_JOB_NODELIST:?run this script with sbatch}\")");
+      line("SRT_NODE_ADDR=()");
+      line("for srt_node in \"${SRT_NODES[@]}\"; do SRT_NODE_ADDR+=(\"$(srt_node_addr \"$srt_node\")\"); done");
+      line("");
+    }
+    line("srt_begin");
+    builds();
+    processes();
+    gates();
+    benchmark();
+    return out.toString();
+  }
+
+  private void builds() {
+    if (plan.builds().isEmpty()) {
+      return;
+    }
+    line("");
+    line("srt_phase building");
+    for (BuildStage stage : plan.builds()) {
+      String fn = "srt_stage_" + stage.name().replace('-', '_');
+      line(fn + "() {");
+      stage.env().forEach((k, v) -> line("  export " + k + "=" + words.word(v)));
+      for (List<String> step : stage.steps()) {
+        line("  " + words.join(step));
+      }
+      line("}");
+      line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + fn);
+    }
+  }
+
+  private void processes() {
+    line("");
+    line("srt_phase starting");
+    List<ProcessSpec> serving = plan.processes().stream().filter(p -> p.role() != Role.BENCHMARK).toList();
+    List<String> startedGroups = new ArrayList<>();
+    for (ProcessSpec p : serving) {
+      if (p.group() == null) {
+        line("srt_start " + words.word(p.name()) + " " + p.role().id() + " " + words.word(p.log()) + " " + words.join(launcher.launch(p)));
+      } else if (!startedGroups.contains(p.group())) {
+        startedGroups.add(p.group());
+        line(coupledStart(p.group(), serving.stream().filter(q -> p.group().equals(q.group())).toList()));
+      }
+    }
+  }
+
+  /** An engine and its sidecar, run by the shared supervisor on the worker's node. */
+  private String coupledStart(String group, List<ProcessSpec> members) {
+    ProcessSpec engine = members.stream().filter(m -> m.role() == Role.ENGINE).findFirst().orElseThrow();
+    ProcessSpec sidecar = members.stream().filter(m -> m.role() == Role.SIDECAR).findFirst().orElseThrow();
+    String grpcPort = sidecar.startAfter().url().substring(sidecar.startAfter().url().lastIndexOf(':') + 1);
+    List<String> supervisor = List.of("srt-sidecar-supervisor",
+        Shell.join(Launcher.withEnv(engine.env(), engine.argv())), engine.log(),
+        Shell.join(Launcher.withEnv(sidecar.env(), sidecar.argv())), sidecar.log(),
+        grpcPort, String.valueOf(plan.settings().sidecarStartupTimeoutSeconds()), group);
+    List<String> launch = launcher.wrap(group, engine.node(), engine.gpus(), Map.of(), List.of("bash", "-c", "{{sidecar_supervisor}}"));
+    String rendered = words.join(launch).replace(Shell.quote("{{sidecar_supervisor}}"), "\"$SRT_SIDECAR_SUPERVISOR\"");
+    return "srt_start " + words.word(group) + " worker " + words.word("logs/" + group + ".log") + " " + rendered + " " + words.join(supervisor);
+  }
+
+  private void gates() {
+    for (Gate gate : plan.gates()) {
+      line("");
+      line("srt_gate " + gate.name());
+      for (Gate.Check c : gate.checks()) {
+        var probe = c.probe();
+        switch (probe.kind()) {
+          case "chat" -> line("srt_canary " + words.word(probe.url()) + " " + words.word(probe.model()));
+          case "http-status" -> check(c, String.valueOf(probe.status()));
+          case "dynamo-instances" -> check(c, String.valueOf(probe.count()));
+          case "json-true" -> check(c, probe.field());
+          default -> check(c, "");
+        }
+      }
+      if (Gates.ROUTER_READY.equals(gate.name())) {
+        line("srt_router_ready " + words.word(routerUrl()));
+      }
+      line("srt_gate_passed " + gate.name());
+    }
+    line("srt_phase ready");
+  }
+
+  private void check(Gate.Check c, String arg) {
+    line("srt_wait " + words.word(c.target()) + " " + c.role().id() + " " + c.probe().kind() + " " + words.word(c.probe().url())
+        + (arg.isEmpty() ? "" : " " + words.word(arg)));
+  }
+
+  private void benchmark() {
+    List<String> metricsUrls = new ArrayList<>();
+    metricsUrls.add(routerUrl() + "/metrics");
+    plan.workerProcesses().stream().filter(p -> p.probe() != null)
+        .forEach(p -> metricsUrls.add(p.probe().url().replaceFirst("/health$", "/metrics")));
+    line("");
+    if (plan.settings().scrapeMetrics()) {
+      line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-before.txt") + " " + words.join(metricsUrls));
+    }
+    line("srt_phase benchmarking");
+    ProcessSpec bench = plan.processes(Role.BENCHMARK).get(0);
+    line("srt_run_benchmark " + words.word(bench.log()) + " " + words.join(launcher.launch(bench)));
+    if (plan.settings().scrapeMetrics()) {
+      line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-after.txt") + " " + words.join(metricsUrls));
+    }
+    line("srt_report_results " + words.word(plan.settings().resultsDir()));
+  }
+
+  private String routerUrl() {
+    return plan.processes(Role.ROUTER).get(0).probe().url().replaceFirst("/(readyz|health)$", "");
+  }
+
+  private void assign(String name, String value) {
+    line(name + "=" + words.word(value));
+  }
+
+  private void line(String text) {
+    out.append(text).append('\n');
+  }
+}

@@ -1,0 +1,61 @@
+# Couples a native SGLang engine and its Dynamo sidecar: the sidecar starts only once the engine's
+# gRPC port accepts a connection, and when either ends the other is stopped. Exit 0 of either
+# still fails the worker: a serving process must never end by itself.
+# Arguments: ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT STARTUP_TIMEOUT_SECONDS NAME
+set -euo pipefail
+ENGINE_CMD=$1
+ENGINE_LOG=$2
+SIDECAR_CMD=$3
+SIDECAR_LOG=$4
+GRPC_PORT=$5
+STARTUP_TIMEOUT=$6
+NAME=$7
+ENGINE_PID=""
+SIDECAR_PID=""
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  local pid waited
+  for pid in "${SIDECAR_PID}" "${ENGINE_PID}"; do
+    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; fi
+  done
+  for pid in "${SIDECAR_PID}" "${ENGINE_PID}"; do
+    [ -n "$pid" ] || continue
+    waited=0
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 100 ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  exit "$status"
+}
+trap cleanup EXIT INT TERM
+bash -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+ENGINE_PID=$!
+echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
+deadline=$(($(date +%s) + STARTUP_TIMEOUT))
+until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
+  if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
+    echo "$NAME: engine exited before native gRPC became ready (see $ENGINE_LOG)"
+    exit 1
+  fi
+  if [ "$(date +%s)" -ge "$deadline" ]; then
+    echo "$NAME: timed out waiting for the engine's native gRPC on port $GRPC_PORT"
+    exit 1
+  fi
+  sleep 0.2
+done
+bash -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+SIDECAR_PID=$!
+echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
+status=0
+wait -n "${ENGINE_PID}" "${SIDECAR_PID}" || status=$?
+if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
+  echo "$NAME: engine exited with code $status (see $ENGINE_LOG); stopping the sidecar"
+else
+  echo "$NAME: sidecar exited with code $status (see $SIDECAR_LOG); stopping the engine"
+fi
+if [ "$status" -eq 0 ]; then status=1; fi
+exit "$status"
