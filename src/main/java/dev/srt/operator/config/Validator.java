@@ -44,6 +44,7 @@ public final class Validator {
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern CARGO_PACKAGE = Pattern.compile("[A-Za-z0-9_-]+");
   private static final Pattern FLAG_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
   private static final Pattern SLURM_TIME =
       Pattern.compile("([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}|UNLIMITED|INFINITE");
@@ -157,6 +158,7 @@ public final class Validator {
     }
     flags(out, p + ".args", f.args);
     env(out, p + ".env", f.env);
+    out.addAll(FlagVocabulary.check("sgl-router".equals(f.type) ? FlagVocabulary.SGL_ROUTER : FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args));
     if ("sgl-router".equals(f.type)) {
       String backendType = spec.backend == null || spec.backend.type == null ? "sglang" : spec.backend.type;
       if (!"sglang".equals(backendType)) {
@@ -170,6 +172,9 @@ public final class Validator {
         out.add(Problem.error(p + ".source", "set at most one of binary and source"));
       }
       requireAbsolute(out, p + ".binary", f.binary, false);
+      if (f.binary != null && f.binary.contains("=")) {
+        out.add(Problem.error(p + ".binary", "must not contain '='"));
+      }
       requireAbsolute(out, p + ".source", f.source, false);
       managed(out, p + ".args", f.args, MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
     } else {
@@ -212,7 +217,11 @@ public final class Validator {
     }
     if (blank(c.packageName)) {
       out.add(Problem.error(p + ".package", "is required: the cargo package name of the catalog crate"));
+    } else if (!CARGO_PACKAGE.matcher(c.packageName).matches()) {
+      out.add(Problem.error(p + ".package", "is not a cargo package name (letters, digits, '-' and '_')"));
     }
+    tomlSafe(out, p + ".path", c.path);
+    tomlSafe(out, p + ".crateSubdir", c.crateSubdir);
   }
 
   private static void resources(List<Problem> out, ResourcesSpec r, GpuCluster cluster) {
@@ -266,6 +275,7 @@ public final class Validator {
       out.add(Problem.error("spec.backend.type", "unsupported backend " + b.type + "; supported: sglang"));
     }
     flags(out, "spec.backend.args", b.args);
+    out.addAll(FlagVocabulary.check(FlagVocabulary.SGLANG_SERVER, "spec.backend.args", b.args));
     managed(out, "spec.backend.args", b.args, MANAGED_ENGINE_ARGS, "for the engine");
     env(out, "spec.backend.env", b.env);
     if (b.kvEvents != null && b.kvEvents.publisher != null && !"zmq".equals(b.kvEvents.publisher)) {
@@ -320,8 +330,10 @@ public final class Validator {
     flags(out, "spec.workload.args", w.args);
     env(out, "spec.workload.env", w.env);
     if ("bench-serving".equals(tool)) {
+      out.addAll(FlagVocabulary.check(FlagVocabulary.BENCH_SERVING, "spec.workload.args", w.args));
       managed(out, "spec.workload.args", w.args, MANAGED_BENCH_SERVING_ARGS, "for bench-serving");
     } else if ("aiperf".equals(tool)) {
+      out.addAll(FlagVocabulary.check(FlagVocabulary.AIPERF, "spec.workload.args", w.args));
       managed(out, "spec.workload.args", w.args, MANAGED_AIPERF_ARGS, "for aiperf");
     }
   }
@@ -352,7 +364,11 @@ public final class Validator {
       }
     }
     requireAbsolute(out, "spec.workDir", s.workDir, true);
+    tomlSafe(out, "spec.workDir", s.workDir);
     positive(out, "spec.gpusPerNode", s.gpusPerNode);
+    if (s.python != null && (s.python.isBlank() || s.python.contains("="))) {
+      out.add(Problem.error("spec.python", "must be an interpreter name or path (without '=')"));
+    }
     duration(out, "spec.pollInterval", s.pollInterval);
     env(out, "spec.env", s.env);
     if (s.path != null) {
@@ -454,6 +470,9 @@ public final class Validator {
         out.add(Problem.error(fp, "is not a flag name (letters, digits, '-', '_' and '.'; without the leading --)"));
       }
       Object v = e.getValue();
+      if (v == null) {
+        out.add(Problem.error(fp, "needs a value (true for a flag without a value)"));
+      }
       if (v instanceof List<?> list) {
         for (int i = 0; i < list.size(); i++) {
           if (list.get(i) instanceof Map || list.get(i) instanceof List) {
@@ -517,6 +536,13 @@ public final class Validator {
       out.add(Problem.error(p, "must be an absolute host path, not " + value));
     } else if (value.indexOf('\0') >= 0 || value.indexOf('\n') >= 0) {
       out.add(Problem.error(p, "must not contain NUL or newline"));
+    }
+  }
+
+  /** Paths that end up inside quoted TOML strings of the Dynamo build. */
+  private static void tomlSafe(List<Problem> out, String p, String value) {
+    if (value != null && (value.contains("\"") || value.contains("\\"))) {
+      out.add(Problem.error(p, "must not contain '\"' or '\\'"));
     }
   }
 

@@ -1,0 +1,76 @@
+package dev.srt.operator.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The real command-line flags of each program an arm runs (lists taken from the programs' sources,
+ * one option per line with its aliases). A user flag outside the list is probably a typo or a flag
+ * of another version: {@code validate} warns, and the value is still passed through.
+ */
+public final class FlagVocabulary {
+  public static final String SGLANG_SERVER = "sglang-launch-server";
+  public static final String SGL_ROUTER = "sgl-router";
+  public static final String DYNAMO_FRONTEND = "dynamo-frontend";
+  public static final String DYNAMO_SIDECAR = "dynamo-sglang-sidecar";
+  public static final String BENCH_SERVING = "sglang-bench-serving";
+  public static final String AIPERF = "aiperf-profile";
+
+  private static final Map<String, Set<String>> LISTS = Map.of(
+      SGLANG_SERVER, load(SGLANG_SERVER), SGL_ROUTER, load(SGL_ROUTER), DYNAMO_FRONTEND, load(DYNAMO_FRONTEND),
+      DYNAMO_SIDECAR, load(DYNAMO_SIDECAR), BENCH_SERVING, load(BENCH_SERVING), AIPERF, load(AIPERF));
+
+  private FlagVocabulary() {}
+
+  /** Whether {@code flag} (with its leading --) is an option of {@code program}. */
+  public static boolean knows(String program, String flag) {
+    return flags(program).contains(flag);
+  }
+
+  public static Set<String> flags(String program) {
+    Set<String> flags = LISTS.get(program);
+    if (flags == null) {
+      throw new IllegalArgumentException("no flag list for " + program);
+    }
+    return flags;
+  }
+
+  /** Warnings for user flags (keys without --) the program does not have. */
+  public static List<Problem> check(String program, String path, Map<String, Object> args) {
+    if (args == null) {
+      return List.of();
+    }
+    return args.keySet().stream()
+        .filter(k -> !knows(program, "--" + k))
+        .map(k -> Problem.warning(FieldPath.field(path, k), "--" + k + " is not a known flag of " + program
+            + " (passed through as given; check the spelling and the version you run)"))
+        .toList();
+  }
+
+  private static Set<String> load(String name) {
+    try (InputStream in = FlagVocabulary.class.getResourceAsStream("flags/" + name + ".txt")) {
+      if (in == null) {
+        throw new IllegalStateException("missing flag list " + name);
+      }
+      Set<String> flags = new HashSet<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (line.startsWith("--")) {
+          for (String word : line.trim().split("\\s+")) {
+            if (word.startsWith("--")) {
+              flags.add(word);
+            }
+          }
+        }
+      }
+      return Set.copyOf(flags);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
