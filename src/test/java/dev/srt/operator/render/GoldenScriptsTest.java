@@ -1,0 +1,46 @@
+package dev.srt.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.plan.Examples;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.RunPlan;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The example's six rendered scripts, committed under src/test/resources/golden so reviewers see
+ * every change to them. After reviewing a change, refresh with
+ * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
+ */
+class GoldenScriptsTest {
+  static final Path GOLDEN = Path.of("src/test/resources/golden");
+
+  @TestFactory
+  Stream<DynamicTest> scriptsMatchTheGoldenFiles() {
+    boolean update = Boolean.getBoolean("golden.update");
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      for (Mode mode : Mode.values()) {
+        tests.add(DynamicTest.dynamicTest(arm + " " + mode.id(), () -> {
+          RunPlan plan = Examples.plan(arm, mode);
+          String script = Scripts.render(plan);
+          Path golden = GOLDEN.resolve(arm + "." + Scripts.fileName(plan));
+          if (update) {
+            Files.createDirectories(GOLDEN);
+            Files.writeString(golden, script);
+          }
+          assertThat(golden).as("missing golden file; run with -Dgolden.update=true").exists();
+          assertThat(script).as("rendered %s differs from %s; review, then refresh with -Dgolden.update=true", arm, golden)
+              .isEqualTo(Files.readString(golden));
+        }));
+      }
+    }
+    return tests.stream();
+  }
+}

@@ -1,0 +1,45 @@
+package dev.srt.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.plan.Examples;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.RunPlan;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every rendered script of every example passes bash -n and shellcheck without a warning. */
+class RenderedScriptsIT {
+  @TempDir Path dir;
+
+  @TestFactory
+  Stream<DynamicTest> everyScriptIsCleanBash() {
+    boolean required = "1".equals(System.getenv("SRT_E2E_REQUIRED"));
+    if (!required) {
+      Assumptions.assumeTrue(Bash.onPath("shellcheck"), "shellcheck is not installed (bash .ci/install-deps.sh)");
+    }
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      for (Mode mode : Mode.values()) {
+        tests.add(DynamicTest.dynamicTest(arm + " " + mode.id(), () -> {
+          RunPlan plan = Examples.plan(arm, mode);
+          Path file = dir.resolve(arm + "-" + Scripts.fileName(plan));
+          Files.writeString(file, Scripts.render(plan));
+          Bash.Result syntax = Bash.run(dir, 30, List.of("bash", "-n", file.toString()));
+          assertThat(syntax.code()).as(syntax.output()).isZero();
+          Bash.Result lint = Bash.run(dir, 60, List.of("shellcheck", "--severity=style", file.toString()));
+          assertThat(lint.output()).isEmpty();
+          assertThat(lint.code()).isZero();
+        }));
+      }
+    }
+    return tests.stream();
+  }
+}

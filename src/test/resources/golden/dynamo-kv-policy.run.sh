@@ -1,0 +1,503 @@
+#!/usr/bin/env bash
+# srt-operator: RouterComparison qwen3-32b-routers, arm dynamo-kv-policy, direct mode.
+# Rendered from the arm's plan (srt-operator plan); re-render rather than edit.
+set -Eeuo pipefail
+# Job control: every background process gets its own process group, so it can be stopped whole.
+set -m
+
+SRT_COMPARISON=qwen3-32b-routers
+SRT_ARM=dynamo-kv-policy
+SRT_MODE=direct
+RUN_DIR="${SRT_RUN_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
+SRT_RUN_ID="${SRT_RUN_ID:-$(basename "$RUN_DIR")}"
+export SRT_RUN_ID
+SRT_PYTHON=python3
+SRT_HEALTH_TIMEOUT=1800
+SRT_HEALTH_INTERVAL=10
+cd "$RUN_DIR"
+export HF_HOME=/scratch/hf
+
+# ---- srt-operator shared bash library: identical in every rendered script ----
+# Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and
+# SRT_HEALTH_INTERVAL (seconds). Every process runs in its own process group (set -m), so that
+# stopping a process also stops everything it started.
+SRT_NAMES=()
+SRT_PIDS=()
+SRT_ROLES=()
+SRT_FAILED=""
+SRT_INTERRUPTED=""
+SRT_STOP_GRACE="${SRT_STOP_GRACE:-10}"
+
+srt_json_string() {
+  local s=$1
+  s=${s//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\n'/\\n}
+  s=${s//$'\r'/\\r}
+  s=${s//$'\t'/\\t}
+  s=$(printf '%s' "$s" | LC_ALL=C tr -d '\000-\010\013\014\016-\037')
+  printf '"%s"' "$s"
+}
+
+# srt_event EVENT [KEY VALUE]... ; a KEY ending in := takes a raw JSON VALUE (number, object).
+srt_event() {
+  local line key
+  line="{\"ts\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\",\"event\":$(srt_json_string "$1")"
+  shift
+  while [ "$#" -ge 2 ]; do
+    key=$1
+    if [ "${key%:=}" != "$key" ]; then
+      line+=",$(srt_json_string "${key%:=}"):$2"
+    else
+      line+=",$(srt_json_string "$key"):$(srt_json_string "$2")"
+    fi
+    shift 2
+  done
+  printf '%s}\n' "$line" >>"$RUN_DIR/events.jsonl"
+}
+
+srt_log() {
+  printf '%s [srt] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2
+}
+
+srt_phase() {
+  srt_log "phase: $1"
+  srt_event phase phase "$1"
+}
+
+# srt_fail REASON MESSAGE: records why the run failed and exits (cleanup runs on EXIT).
+srt_fail() {
+  if [ -z "$SRT_FAILED" ]; then
+    SRT_FAILED=1
+    srt_log "FAILED ($1): $2"
+    srt_event failed reason "$1" message "$2"
+  fi
+  exit 1
+}
+
+srt_on_error() {
+  srt_fail ScriptError "command failed (exit $1) at line $2 of the script"
+}
+
+srt_on_signal() {
+  SRT_INTERRUPTED=1
+  if [ -z "$SRT_FAILED" ]; then
+    SRT_FAILED=1
+    srt_event failed reason Interrupted message "received SIG$1"
+  fi
+  if [ "$1" = INT ]; then exit 130; fi
+  exit 143
+}
+
+srt_on_exit() {
+  local code=$? status=succeeded
+  trap - EXIT INT TERM ERR
+  set +e
+  srt_stop_all
+  if [ -n "$SRT_INTERRUPTED" ]; then
+    status=cancelled
+  elif [ "$code" -ne 0 ] || [ -n "$SRT_FAILED" ]; then
+    status=failed
+    [ "$code" -ne 0 ] || code=1
+  fi
+  srt_event finished status "$status" code:= "$code"
+  srt_log "finished: $status (exit $code)"
+  exit "$code"
+}
+
+srt_begin() {
+  mkdir -p logs results
+  trap srt_on_exit EXIT
+  trap 'srt_on_signal INT' INT
+  trap 'srt_on_signal TERM' TERM
+  trap 'srt_on_error $? $LINENO' ERR
+  srt_event run-started comparison "$SRT_COMPARISON" arm "$SRT_ARM" runId "$SRT_RUN_ID" mode "$SRT_MODE" host "$(hostname)"
+}
+
+# srt_start NAME ROLE LOG ARGV...: starts ARGV in its own process group, output appended to LOG.
+srt_start() {
+  local name=$1 role=$2 log=$3 pid
+  shift 3
+  "$@" >>"$log" 2>&1 </dev/null &
+  pid=$!
+  SRT_NAMES+=("$name")
+  SRT_PIDS+=("$pid")
+  SRT_ROLES+=("$role")
+  printf '%s\n' "$pid" >>"$RUN_DIR/pgids"
+  srt_log "started $name (pid $pid): $log"
+  srt_event process-started name "$name" role "$role" pid:= "$pid" log "$log"
+}
+
+# Fails the run when a started process has ended: serving processes must outlive the benchmark.
+srt_check_alive() {
+  local i code
+  for i in "${!SRT_PIDS[@]}"; do
+    if ! kill -0 "${SRT_PIDS[$i]}" 2>/dev/null; then
+      code=0
+      wait "${SRT_PIDS[$i]}" || code=$?
+      srt_event process-exited name "${SRT_NAMES[$i]}" code:= "$code"
+      srt_fail ProcessExited "${SRT_NAMES[$i]} exited with code $code: $(tail -n 1 "logs/${SRT_NAMES[$i]}.log" 2>/dev/null || true) (see logs/${SRT_NAMES[$i]}.log)"
+    fi
+  done
+}
+
+srt_stop_all() {
+  local i pid waited
+  for ((i = ${#SRT_PIDS[@]} - 1; i >= 0; i--)); do
+    kill -TERM -- "-${SRT_PIDS[$i]}" 2>/dev/null || true
+  done
+  for pid in "${SRT_PIDS[@]}"; do
+    waited=0
+    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((SRT_STOP_GRACE * 10)) ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  done
+}
+
+# The probe helper: one small Python program for HTTP and JSON checks (Python is on every host
+# that runs SGLang; curl and jq are not guaranteed).
+read -r -d '' SRT_PROBE_PY <<'PY' || true
+import json, socket, sys, urllib.request
+kind, target = sys.argv[1], sys.argv[2]
+def get(url, timeout=5):
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return r.status, r.read()
+try:
+    if kind == "http-status":
+        try:
+            status, _ = get(target)
+        except urllib.error.HTTPError as e:
+            status = e.code
+        sys.exit(0 if status == int(sys.argv[3]) else 1)
+    if kind == "dynamo-instances":
+        _, body = get(target)
+        found = [i for i in json.loads(body).get("instances") or []
+                 if i.get("endpoint") == "generate" and i.get("component") in ("backend", "decode", "tensorrt_llm")]
+        print(len(found))
+        sys.exit(0 if len(found) >= int(sys.argv[3]) else 1)
+    if kind == "json-true":
+        _, body = get(target)
+        sys.exit(0 if json.loads(body).get(sys.argv[3]) is True else 1)
+    if kind == "tcp":
+        host, port = target.rsplit(":", 1)
+        socket.create_connection((host, int(port)), timeout=5).close()
+        sys.exit(0)
+    if kind == "chat":
+        payload = json.dumps({"model": sys.argv[3], "temperature": 0, "max_tokens": 64,
+                              "messages": [{"role": "user", "content": "Reply with one word: ready"}]}).encode()
+        req = urllib.request.Request(target, data=payload, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=120) as r:
+            body = r.read()
+        with open(sys.argv[4], "wb") as f:
+            f.write(body)
+        text = json.loads(body)["choices"][0]["message"]["content"]
+        sys.exit(0 if text and text.strip() else 1)
+    if kind == "scrape":
+        with open(target, "w") as out:
+            for url in sys.argv[3:]:
+                try:
+                    _, body = get(url)
+                    out.write("# srt-scrape " + url + "\n" + body.decode("utf-8", "replace") + "\n")
+                except Exception as e:
+                    out.write("# srt-scrape " + url + " failed: " + str(e) + "\n")
+        sys.exit(0)
+    if kind == "summary":
+        keys = ("completed", "duration", "request_throughput", "output_throughput", "total_throughput",
+                "mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms", "mean_e2e_latency_ms")
+        lines = [l for l in open(target) if l.strip()]
+        row = json.loads(lines[-1]) if lines else {}
+        print(json.dumps({k: str(row[k]) for k in keys if k in row}, separators=(",", ":")))
+        sys.exit(0)
+except Exception as e:
+    print(e, file=sys.stderr)
+sys.exit(1)
+PY
+
+srt_probe() {
+  "$SRT_PYTHON" -c "$SRT_PROBE_PY" "$@"
+}
+
+# srt_wait TARGET ROLE KIND URL [ARG]: probes until it passes, backing off from 0.2 s to
+# SRT_HEALTH_INTERVAL, within SRT_HEALTH_TIMEOUT of the gate's start, failing the run as soon as
+# a started process ends.
+srt_wait() {
+  local target=$1 role=$2 kind=$3 url=$4 arg=${5:-} pause=0.2 deadline
+  deadline=$((SRT_GATE_START + SRT_HEALTH_TIMEOUT))
+  while true; do
+    srt_check_alive
+    if srt_probe "$kind" "$url" "$arg" >/dev/null 2>&1; then
+      break
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      srt_fail GateTimeout "$target not ready after ${SRT_HEALTH_TIMEOUT}s: $kind $url"
+    fi
+    sleep "$pause"
+    pause=$(awk -v p="$pause" -v m="$SRT_HEALTH_INTERVAL" 'BEGIN { p *= 2; if (p > m) p = m; print p }')
+  done
+  if [ "$kind" = http-status ] && [ "$role" = worker ]; then
+    srt_log "ready: $target ($url)"
+    srt_event endpoint-ready name "$target" role "$role" url "${url%/health}"
+  fi
+}
+
+srt_gate() {
+  SRT_GATE_START=$(date +%s)
+  srt_log "gate: $1"
+}
+
+srt_gate_passed() {
+  srt_event gate-passed gate "$1"
+}
+
+srt_router_ready() {
+  srt_log "ready: router ($1)"
+  srt_event endpoint-ready name router role router url "$1"
+}
+
+srt_canary() {
+  srt_check_alive
+  if ! srt_probe chat "$1" "$2" logs/canary.json >>logs/canary.log 2>&1; then
+    srt_fail CanaryFailed "the canary chat request to $1 failed (see logs/canary.log, logs/canary.json)"
+  fi
+}
+
+srt_scrape() {
+  local out=$1
+  shift
+  srt_probe scrape "$out" "$@" || true
+}
+
+# srt_run_benchmark LOG ARGV...: runs the benchmark while checking that the servers stay up.
+srt_run_benchmark() {
+  local log=$1 pid code=0
+  shift
+  "$@" >>"$log" 2>&1 </dev/null &
+  pid=$!
+  printf '%s\n' "$pid" >>"$RUN_DIR/pgids"
+  srt_event process-started name benchmark role benchmark pid:= "$pid" log "$log"
+  while kill -0 "$pid" 2>/dev/null; do
+    if ! srt_check_alive_quiet; then
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      srt_check_alive
+    fi
+    sleep 0.5
+  done
+  wait "$pid" || code=$?
+  srt_event process-exited name benchmark code:= "$code"
+  if [ "$code" -ne 0 ]; then
+    srt_fail BenchmarkFailed "the benchmark exited with code $code: $(tail -n 1 "$log" 2>/dev/null || true) (see $log)"
+  fi
+}
+
+srt_check_alive_quiet() {
+  local pid
+  for pid in "${SRT_PIDS[@]}"; do
+    kill -0 "$pid" 2>/dev/null || return 1
+  done
+}
+
+srt_report_results() {
+  local f metrics
+  while IFS= read -r f; do
+    srt_event result file "$f"
+  done < <(find "$1" -type f | sort)
+  if [ -f "$1/bench-serving.jsonl" ] && metrics=$(srt_probe summary "$1/bench-serving.jsonl"); then
+    srt_event summary metrics:= "$metrics"
+  fi
+}
+
+# srt_stage NAME CACHE_DIR FUNCTION: runs a build stage; with a CACHE_DIR, under an exclusive
+# lock and only when CACHE_DIR/.complete is missing.
+srt_stage() {
+  local name=$1 cache=$2 fn=$3 cached=false
+  srt_log "stage: $name"
+  srt_event stage-started stage "$name"
+  if [ -n "$cache" ]; then
+    mkdir -p "$(dirname "$cache")"
+    exec 9>"$cache.lock"
+    flock -x 9
+    if [ -f "$cache/.complete" ]; then
+      cached=true
+    else
+      rm -rf "$cache"
+      mkdir -p "$cache"
+      ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
+      touch "$cache/.complete"
+    fi
+    exec 9>&-
+  else
+    ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
+  fi
+  srt_event stage-finished stage "$name" cached:= "$cached"
+}
+
+srt_in_dir() {
+  local dir=$1
+  shift
+  (cd "$dir" && "$@")
+}
+
+srt_require_file() {
+  if [ ! -f "$1" ]; then
+    echo "missing $1" >&2
+    return 1
+  fi
+}
+
+srt_copy_tree() {
+  mkdir -p "$2"
+  (cd "$1" && tar --exclude=./target --exclude=./.git -cf - .) | (cd "$2" && tar -xf -)
+}
+
+# srt_set_toml_dependency FILE NAME LINE: replaces the declaration line of dependency NAME.
+srt_set_toml_dependency() {
+  "$SRT_PYTHON" - "$@" <<'PY'
+import re, sys
+path, name, line = sys.argv[1:4]
+text = open(path).read()
+pattern = re.compile(r"^" + re.escape(name) + r"[ \t]*=.*$", re.M)
+if not pattern.search(text):
+    sys.exit(f"{path}: no declaration of {name} to replace")
+open(path, "w").write(pattern.sub(lambda m: line, text, count=1))
+print(f"{path}: {line}")
+PY
+}
+
+srt_pip_install_wheels() {
+  local python=$1 dir=$2 wheels=()
+  shopt -s nullglob
+  wheels=("$dir"/*.whl)
+  shopt -u nullglob
+  if [ "${#wheels[@]}" -eq 0 ]; then
+    echo "no wheels in $dir" >&2
+    return 1
+  fi
+  "$python" -m pip install --no-deps --force-reinstall "${wheels[@]}"
+}
+
+# The address of a Slurm node as Slurm itself reaches it (NodeAddr), else its name.
+srt_node_addr() {
+  local addr
+  addr=$(scontrol show node "$1" 2>/dev/null | tr ' ' '\n' | sed -n 's/^NodeAddr=//p' | head -n 1)
+  printf '%s\n' "${addr:-$1}"
+}
+# ---- end of the shared library ----
+
+read -r -d '' SRT_SIDECAR_SUPERVISOR <<'SRT_SIDECAR_SUPERVISOR_EOF' || true
+# Couples a native SGLang engine and its Dynamo sidecar: the sidecar starts only once the engine's
+# gRPC port accepts a connection, and when either ends the other is stopped. Exit 0 of either
+# still fails the worker: a serving process must never end by itself.
+# Arguments: ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT STARTUP_TIMEOUT_SECONDS NAME
+set -euo pipefail
+ENGINE_CMD=$1
+ENGINE_LOG=$2
+SIDECAR_CMD=$3
+SIDECAR_LOG=$4
+GRPC_PORT=$5
+STARTUP_TIMEOUT=$6
+NAME=$7
+ENGINE_PID=""
+SIDECAR_PID=""
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  local pid waited
+  for pid in "${SIDECAR_PID}" "${ENGINE_PID}"; do
+    if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; fi
+  done
+  for pid in "${SIDECAR_PID}" "${ENGINE_PID}"; do
+    [ -n "$pid" ] || continue
+    waited=0
+    while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 100 ]; do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  exit "$status"
+}
+trap cleanup EXIT INT TERM
+bash -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+ENGINE_PID=$!
+echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
+deadline=$(($(date +%s) + STARTUP_TIMEOUT))
+until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
+  if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
+    echo "$NAME: engine exited before native gRPC became ready (see $ENGINE_LOG)"
+    exit 1
+  fi
+  if [ "$(date +%s)" -ge "$deadline" ]; then
+    echo "$NAME: timed out waiting for the engine's native gRPC on port $GRPC_PORT"
+    exit 1
+  fi
+  sleep 0.2
+done
+bash -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+SIDECAR_PID=$!
+echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
+status=0
+wait -n "${ENGINE_PID}" "${SIDECAR_PID}" || status=$?
+if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
+  echo "$NAME: engine exited with code $status (see $ENGINE_LOG); stopping the sidecar"
+else
+  echo "$NAME: sidecar exited with code $status (see $SIDECAR_LOG); stopping the engine"
+fi
+if [ "$status" -eq 0 ]; then status=1; fi
+exit "$status"
+SRT_SIDECAR_SUPERVISOR_EOF
+
+srt_begin
+
+srt_phase building
+srt_stage_dynamo_build() {
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
+  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
+  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo checkout --detach FETCH_HEAD
+  git clone --no-checkout https://github.com/ishandhanani/router-sandbox /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog fetch --depth 1 origin 411b4648e7fd50c776f0c787f1abb2592eeef41b
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog checkout --detach FETCH_HEAD
+  srt_require_file /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml dynamo-kv-router 'dynamo-kv-router = { path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/kv-router", features = ["standalone-selection"] }'
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python/Cargo.toml dynamo-worker-selection-policy-catalog 'dynamo-worker-selection-policy-catalog = { package = "sgl-router-cache-aware-dynamo-policy", path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware", optional = true }'
+  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python python3 -m maturin build --release --features custom-policy -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
+  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
+  cp /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/worker-selection.yaml /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
+}
+srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 srt_stage_dynamo_build
+srt_stage_dynamo_install() {
+  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
+}
+srt_stage dynamo-install '' srt_stage_dynamo_install
+
+srt_phase starting
+srt_start worker-0 worker logs/worker-0.log bash -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
+srt_start worker-1 worker logs/worker-1.log bash -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
+srt_start router router logs/router.log env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv --router-policy-config /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml
+
+srt_gate workers-health
+srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200
+srt_wait worker-1 worker http-status http://127.0.0.1:6132/health 200
+srt_gate_passed workers-health
+
+srt_gate router-ready
+srt_wait router router dynamo-instances http://127.0.0.1:8000/health 2
+srt_wait router router json-true http://127.0.0.1:8000/v1/models/Qwen%2FQwen3-32B-FP8/ready ready
+srt_router_ready http://127.0.0.1:8000
+srt_gate_passed router-ready
+
+srt_gate canary
+srt_canary http://127.0.0.1:8000/v1/chat/completions Qwen/Qwen3-32B-FP8
+srt_gate_passed canary
+srt_phase ready
+
+srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
+srt_phase benchmarking
+srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.bench_serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
+srt_scrape results/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
+srt_report_results results
