@@ -1,0 +1,39 @@
+package dev.srt.operator.reconcile;
+
+/** The life of one run of an arm, as shown in {@code status.arms[].phase}. */
+public enum ArmPhase {
+  Pending,
+  Submitted,
+  Building,
+  Starting,
+  Ready,
+  Benchmarking,
+  Succeeded,
+  Failed,
+  Cancelled;
+
+  public boolean terminal() {
+    return this == Succeeded || this == Failed || this == Cancelled;
+  }
+
+  /** Submitted and not yet ended: a job exists on the host. */
+  public boolean inFlight() {
+    return this == Submitted || this == Building || this == Starting || this == Ready || this == Benchmarking;
+  }
+
+  /** All workers healthy and the router ready. */
+  public boolean serving() {
+    return this == Ready || this == Benchmarking;
+  }
+
+  public static ArmPhase of(String text) {
+    if (text == null) {
+      return Pending;
+    }
+    try {
+      return valueOf(text);
+    } catch (IllegalArgumentException e) {
+      return Pending;
+    }
+  }
+}
