@@ -1,0 +1,525 @@
+package dev.srt.operator.manifests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Offline checks of what gets deployed: the kustomize base in {@code manifests/}, the Argo CD
+ * Applications, the Helm chart in {@code operator/helm/srt-operator/} (without rendering it:
+ * Helm is not needed) and {@code operator/Dockerfile}. Kustomize and Helm must deploy the same
+ * operator: same image, flags, ports, probes, security context, resources and RBAC rules.
+ */
+class ManifestsTest {
+  static final Path MANIFESTS = Path.of("manifests");
+  static final Path CRDS = Path.of("crds");
+  static final Path CHART = Path.of("operator", "helm", "srt-operator");
+  static final Path DOCKERFILE = Path.of("operator", "Dockerfile");
+
+  // What `srt-operator operator` serves and accepts (the contract for the operator command; when
+  // the command lands, point these at its defaults).
+  static final int METRICS_PORT = 8080;
+  static final String METRICS_PATH = "/metrics";
+  static final int PROBE_PORT = 8081;
+  static final String LIVENESS_PATH = "/healthz";
+  static final String READINESS_PATH = "/readyz";
+  static final Set<String> OPERATOR_FLAGS = Set.of(
+      "--namespaces", "--leader-election", "--leader-election-namespace",
+      "--metrics-port", "--probe-port", "--kubeconfig");
+
+  static final String IMAGE = "ghcr.io/srt-dev/srt-operator:0.1.0";
+  static final String NAMESPACE = "srt-operator-system";
+  static final int UID = 10001;
+
+  /** The least-privilege rule set: (apiGroup/resource) -> verbs. Nothing more, nothing less. */
+  static final Map<String, Set<String>> EXPECTED_RBAC = new TreeMap<>(Map.ofEntries(
+      Map.entry("srt.dev/routercomparisons", Set.of("get", "list", "watch", "patch", "update")),
+      Map.entry("srt.dev/gpuclusters", Set.of("get", "list", "watch", "patch", "update")),
+      Map.entry("srt.dev/routercomparisons/status", Set.of("get", "patch", "update")),
+      Map.entry("srt.dev/gpuclusters/status", Set.of("get", "patch", "update")),
+      Map.entry("srt.dev/routercomparisons/finalizers", Set.of("update")),
+      Map.entry("srt.dev/gpuclusters/finalizers", Set.of("update")),
+      Map.entry("core/secrets", Set.of("get", "list", "watch")),
+      Map.entry("core/configmaps", Set.of("get", "list", "watch", "create", "update", "patch", "delete")),
+      Map.entry("core/events", Set.of("create", "patch")),
+      Map.entry("events.k8s.io/events", Set.of("create", "patch")),
+      Map.entry("coordination.k8s.io/leases", Set.of("get", "list", "watch", "create", "update", "patch"))));
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  // ---------------------------------------------------------------------------------------------
+  // kustomize base
+
+  @Test
+  void kustomizationListsEveryResource() {
+    JsonNode k = yaml(MANIFESTS.resolve("kustomization.yaml"));
+    assertThat(k.path("namespace").asText()).isEqualTo(NAMESPACE);
+    assertThat(texts(k.path("resources"))).containsExactlyInAnyOrder(
+        "crds", "namespace.yaml", "serviceaccount.yaml", "clusterrole.yaml", "clusterrolebinding.yaml",
+        "deployment.yaml");
+    assertThat(k.has("commonAnnotations"))
+        .as("top-level commonAnnotations would override the CRDs' sync wave").isFalse();
+    for (String file : List.of("namespace.yaml", "serviceaccount.yaml", "clusterrole.yaml",
+        "clusterrolebinding.yaml", "deployment.yaml")) {
+      assertThat(yaml(MANIFESTS.resolve(file)).path("metadata").path("annotations")
+          .path("argocd.argoproj.io/sync-wave").asText())
+          .as("sync wave of %s", file).isEqualTo("0");
+    }
+    assertThat(yaml(MANIFESTS.resolve("namespace.yaml")).path("metadata").path("name").asText()).isEqualTo(NAMESPACE);
+  }
+
+  @Test
+  void crdsAreWaveMinusOneWithServerSideApply() {
+    JsonNode k = yaml(MANIFESTS.resolve("crds/kustomization.yaml"));
+    assertThat(texts(k.path("resources"))).containsExactly("../../crds");
+    JsonNode annotations = k.path("commonAnnotations");
+    assertThat(annotations.path("argocd.argoproj.io/sync-wave").asText()).isEqualTo("-1");
+    assertThat(syncOptions(annotations.path("argocd.argoproj.io/sync-options").asText()))
+        .contains("ServerSideApply=true", "Prune=false", "Delete=false");
+
+    JsonNode base = yaml(CRDS.resolve("kustomization.yaml"));
+    assertThat(texts(base.path("resources"))).containsExactlyInAnyOrderElementsOf(crdFileNames(CRDS));
+    assertThat(crdFileNames(CRDS)).containsExactlyInAnyOrder(
+        "routercomparisons.srt.dev-v1.yml", "gpuclusters.srt.dev-v1.yml");
+    for (String name : crdFileNames(CRDS)) {
+      JsonNode crd = yaml(CRDS.resolve(name));
+      assertThat(crd.path("kind").asText()).isEqualTo("CustomResourceDefinition");
+      assertThat(crd.path("spec").path("group").asText()).isEqualTo("srt.dev");
+      assertThat(name).startsWith(crd.path("spec").path("names").path("plural").asText() + ".srt.dev");
+    }
+  }
+
+  @Test
+  void deploymentRunsTheOperatorCommandWithItsPortsAndProbes() {
+    JsonNode deployment = yaml(MANIFESTS.resolve("deployment.yaml"));
+    assertThat(deployment.path("kind").asText()).isEqualTo("Deployment");
+    assertThat(deployment.path("spec").path("replicas").asInt()).isEqualTo(1);
+    JsonNode pod = deployment.path("spec").path("template");
+    assertThat(deployment.path("spec").path("selector").path("matchLabels").properties())
+        .allSatisfy(e -> assertThat(pod.path("metadata").path("labels").path(e.getKey()).asText())
+            .isEqualTo(e.getValue().asText()));
+    JsonNode container = onlyContainer(pod);
+
+    assertThat(container.path("image").asText()).isEqualTo(IMAGE);
+    assertThat(texts(container.path("args"))).containsExactly("operator", "--leader-election");
+    assertThat(container.has("command")).as("the image's ENTRYPOINT runs the jar").isFalse();
+    assertKnownFlags(texts(container.path("args")));
+
+    assertPortsAndProbes(container);
+    JsonNode annotations = pod.path("metadata").path("annotations");
+    assertThat(annotations.path("prometheus.io/port").asText()).isEqualTo(String.valueOf(METRICS_PORT));
+    assertThat(annotations.path("prometheus.io/path").asText()).isEqualTo(METRICS_PATH);
+
+    Map<String, JsonNode> env = env(container);
+    assertThat(env.get("POD_NAMESPACE").path("valueFrom").path("fieldRef").path("fieldPath").asText())
+        .isEqualTo("metadata.namespace");
+    assertThat(env.get("JAVA_TOOL_OPTIONS").path("value").asText()).contains("-XX:MaxRAMPercentage=75");
+
+    JsonNode resources = container.path("resources");
+    assertThat(resources.path("requests").path("cpu").asText()).isEqualTo("100m");
+    assertThat(resources.path("requests").path("memory").asText()).isEqualTo("256Mi");
+    assertThat(resources.path("limits").path("cpu").asText()).isEqualTo("1");
+    assertThat(resources.path("limits").path("memory").asText()).isEqualTo("512Mi");
+
+    JsonNode saName = pod.path("spec").path("serviceAccountName");
+    assertThat(saName.asText()).isEqualTo(yaml(MANIFESTS.resolve("serviceaccount.yaml")).path("metadata").path("name").asText());
+  }
+
+  @Test
+  void deploymentIsLockedDown() {
+    JsonNode pod = yaml(MANIFESTS.resolve("deployment.yaml")).path("spec").path("template");
+    assertPodSecurity(pod.path("spec").path("securityContext"));
+    JsonNode container = onlyContainer(pod);
+    assertContainerSecurity(container.path("securityContext"));
+
+    // The read-only root filesystem needs one writable emptyDir at /tmp.
+    assertThat(container.path("volumeMounts")).anySatisfy(m -> {
+      assertThat(m.path("mountPath").asText()).isEqualTo("/tmp");
+      String volume = m.path("name").asText();
+      assertThat(pod.path("spec").path("volumes")).anySatisfy(v -> {
+        assertThat(v.path("name").asText()).isEqualTo(volume);
+        assertThat(v.has("emptyDir")).isTrue();
+      });
+    });
+    assertThat(pod.path("spec").path("hostNetwork").asBoolean(false)).isFalse();
+    assertThat(pod.path("spec").path("hostPID").asBoolean(false)).isFalse();
+  }
+
+  @Test
+  void rbacIsLeastPrivilege() {
+    JsonNode role = yaml(MANIFESTS.resolve("clusterrole.yaml"));
+    assertThat(role.path("kind").asText()).isEqualTo("ClusterRole");
+    assertLeastPrivilege(role.path("rules"));
+
+    JsonNode binding = yaml(MANIFESTS.resolve("clusterrolebinding.yaml"));
+    assertThat(binding.path("roleRef").path("kind").asText()).isEqualTo("ClusterRole");
+    assertThat(binding.path("roleRef").path("name").asText()).isEqualTo(role.path("metadata").path("name").asText());
+    JsonNode subject = binding.path("subjects").path(0);
+    assertThat(binding.path("subjects").size()).isEqualTo(1);
+    assertThat(subject.path("kind").asText()).isEqualTo("ServiceAccount");
+    assertThat(subject.path("name").asText()).isEqualTo("srt-operator");
+    assertThat(subject.path("namespace").asText()).isEqualTo(NAMESPACE);
+  }
+
+  /** `kubectl kustomize manifests/` renders, when kubectl is installed (it needs no cluster). */
+  @Test
+  void kustomizeBuildRendersEverything() throws Exception {
+    assumeTrue(onPath("kubectl"), "kubectl not installed");
+    Process p = new ProcessBuilder("kubectl", "kustomize", MANIFESTS.toString()).redirectErrorStream(false).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as("kubectl kustomize: %s", err).isZero();
+
+    Map<String, JsonNode> byKindName = new LinkedHashMap<>();
+    try (var parser = YAML.getFactory().createParser(out)) {
+      YAML.readValues(parser, JsonNode.class).forEachRemaining(d ->
+          byKindName.put(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText(), d));
+    }
+    assertThat(byKindName.keySet()).containsExactlyInAnyOrder(
+        "Namespace/" + NAMESPACE, "ServiceAccount/srt-operator", "ClusterRole/srt-operator",
+        "ClusterRoleBinding/srt-operator", "Deployment/srt-operator",
+        "CustomResourceDefinition/routercomparisons.srt.dev", "CustomResourceDefinition/gpuclusters.srt.dev");
+    for (JsonNode d : byKindName.values()) {
+      String kind = d.path("kind").asText();
+      String wave = d.path("metadata").path("annotations").path("argocd.argoproj.io/sync-wave").asText();
+      assertThat(wave).as("wave of %s", kind).isEqualTo(kind.equals("CustomResourceDefinition") ? "-1" : "0");
+      boolean namespaced = kind.equals("ServiceAccount") || kind.equals("Deployment");
+      assertThat(d.path("metadata").path("namespace").asText()).as("namespace of %s", kind)
+          .isEqualTo(namespaced ? NAMESPACE : "");
+    }
+    assertThat(byKindName.get("CustomResourceDefinition/routercomparisons.srt.dev").path("metadata")
+        .path("annotations").path("argocd.argoproj.io/sync-options").asText()).contains("ServerSideApply=true");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Argo CD
+
+  @Test
+  void argoCdApplicationsUseWavesAndSyncOptions() {
+    JsonNode operator = yaml(MANIFESTS.resolve("argocd/application.yaml"));
+    assertThat(operator.path("kind").asText()).isEqualTo("Application");
+    assertThat(operator.path("spec").path("source").path("path").asText()).isEqualTo("manifests");
+    assertThat(operator.path("spec").path("destination").path("namespace").asText()).isEqualTo(NAMESPACE);
+    assertThat(operator.path("metadata").path("annotations").path("argocd.argoproj.io/sync-wave").asText()).isEqualTo("0");
+
+    JsonNode comparisons = yaml(MANIFESTS.resolve("argocd/application-comparisons.yaml"));
+    assertThat(comparisons.path("kind").asText()).isEqualTo("Application");
+    assertThat(comparisons.path("metadata").path("annotations").path("argocd.argoproj.io/sync-wave").asText()).isEqualTo("1");
+    assertThat(texts(comparisons.path("spec").path("syncPolicy").path("syncOptions")))
+        .contains("SkipDryRunOnMissingResource=true");
+    assertThat(comparisons.path("spec").path("source").path("path").asText()).isNotEqualTo("manifests");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helm chart (render-free)
+
+  @Test
+  void chartCrdsAreByteIdenticalToCrds() throws IOException {
+    assertThat(crdFileNames(CHART.resolve("crds"))).containsExactlyInAnyOrderElementsOf(crdFileNames(CRDS));
+    try (Stream<Path> files = Files.list(CHART.resolve("crds"))) {
+      assertThat(files.map(p -> p.getFileName().toString()).toList())
+          .as("nothing but CRDs in the chart's crds/").allMatch(n -> n.endsWith(".yml"));
+    }
+    for (String name : crdFileNames(CRDS)) {
+      assertThat(Files.readAllBytes(CHART.resolve("crds").resolve(name)))
+          .as("%s/crds/%s must be a copy of crds/%s", CHART, name, name)
+          .isEqualTo(Files.readAllBytes(CRDS.resolve(name)));
+    }
+  }
+
+  @Test
+  void chartRbacRulesAreTheKustomizeRules() {
+    JsonNode chartRules = yaml(CHART.resolve("files/rbac-rules.yaml"));
+    assertThat(chartRules).as("files/rbac-rules.yaml must equal the rules of manifests/clusterrole.yaml")
+        .isEqualTo(yaml(MANIFESTS.resolve("clusterrole.yaml")).path("rules"));
+    assertLeastPrivilege(chartRules);
+    assertThat(read(CHART.resolve("templates/clusterrole.yaml")))
+        .contains("kind: ClusterRole")
+        .contains("{{ .Files.Get \"files/rbac-rules.yaml\" }}");
+    String bindings = read(CHART.resolve("templates/clusterrolebinding.yaml"));
+    assertThat(bindings).contains("kind: ClusterRoleBinding", "kind: RoleBinding", "kind: ClusterRole\n");
+  }
+
+  @Test
+  void chartTemplatesParseAsYamlWithTheExpectedObjects() {
+    Map<String, List<JsonNode>> docs = new TreeMap<>();
+    for (Path template : templates()) {
+      docs.put(template.getFileName().toString(), skeleton(template));
+    }
+    assertThat(kinds(docs.get("serviceaccount.yaml"))).containsExactly("ServiceAccount");
+    assertThat(kinds(docs.get("clusterrole.yaml"))).containsExactly("ClusterRole");
+    assertThat(kinds(docs.get("clusterrolebinding.yaml"))).containsExactly("ClusterRoleBinding", "RoleBinding");
+    assertThat(kinds(docs.get("deployment.yaml"))).containsExactly("Deployment");
+    for (List<JsonNode> list : docs.values()) {
+      for (JsonNode d : list) {
+        assertThat(d.path("apiVersion").asText()).as("apiVersion of %s", d.path("kind")).isNotEmpty();
+        assertThat(d.path("metadata").has("name")).as("metadata.name of %s", d.path("kind")).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void chartDeploymentMatchesTheKustomizeDeployment() {
+    JsonNode values = yaml(CHART.resolve("values.yaml"));
+    JsonNode chart = yaml(CHART.resolve("Chart.yaml"));
+    JsonNode kPod = yaml(MANIFESTS.resolve("deployment.yaml")).path("spec").path("template");
+    JsonNode kContainer = onlyContainer(kPod);
+
+    assertThat(chart.path("apiVersion").asText()).isEqualTo("v2");
+    assertThat(chart.path("name").asText()).isEqualTo("srt-operator");
+    assertThat(values.path("image").path("repository").asText() + ":" + chart.path("appVersion").asText())
+        .as("image repository + appVersion (default tag)").isEqualTo(kContainer.path("image").asText());
+    assertThat(values.path("image").path("tag").asText()).isEmpty();
+
+    assertThat(values.path("podSecurityContext")).isEqualTo(kPod.path("spec").path("securityContext"));
+    assertThat(values.path("securityContext")).isEqualTo(kContainer.path("securityContext"));
+    assertPodSecurity(values.path("podSecurityContext"));
+    assertContainerSecurity(values.path("securityContext"));
+    assertThat(values.path("resources")).isEqualTo(kContainer.path("resources"));
+    assertThat(values.path("javaToolOptions").asText()).isEqualTo(env(kContainer).get("JAVA_TOOL_OPTIONS").path("value").asText());
+    assertThat(values.path("metrics").path("port").asInt()).isEqualTo(METRICS_PORT);
+    assertThat(values.path("probes").path("port").asInt()).isEqualTo(PROBE_PORT);
+    assertThat(values.path("leaderElection").path("enabled").asBoolean()).isTrue();
+    assertThat(values.path("watchNamespaces").isArray()).isTrue();
+    assertThat(values.path("watchNamespaces").size()).isZero();
+
+    // The skeleton of the template: same probes, ports by name, volumes and env as kustomize.
+    JsonNode deployment = skeleton(CHART.resolve("templates/deployment.yaml")).get(0);
+    JsonNode pod = deployment.path("spec").path("template");
+    JsonNode container = onlyContainer(pod);
+    for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+      assertThat(container.path(probe)).as(probe).isEqualTo(kContainer.path(probe));
+    }
+    assertThat(names(container.path("ports"))).containsExactly("metrics", "probes");
+    assertThat(pod.path("spec").path("volumes")).isEqualTo(kPod.path("spec").path("volumes"));
+    assertThat(container.path("volumeMounts")).isEqualTo(kContainer.path("volumeMounts"));
+    assertThat(env(container).keySet()).containsAll(env(kContainer).keySet());
+    assertThat(deployment.path("spec").path("strategy")).isEqualTo(yaml(MANIFESTS.resolve("deployment.yaml")).path("spec").path("strategy"));
+
+    // Flags: only the operator's, with leader election and namespaces wired to values.
+    String template = read(CHART.resolve("templates/deployment.yaml"));
+    Matcher flags = Pattern.compile("^\\s*- (--[a-z-]+)\\s*$", Pattern.MULTILINE).matcher(template);
+    List<String> found = new ArrayList<>();
+    while (flags.find()) {
+      found.add(flags.group(1));
+    }
+    assertKnownFlags(found);
+    assertThat(found).contains("--leader-election", "--leader-election-namespace", "--namespaces",
+        "--metrics-port", "--probe-port");
+    assertThat(template)
+        .containsPattern("\\{\\{-? if \\.Values\\.leaderElection\\.enabled }}\\s*- --leader-election\\s")
+        .containsPattern("- --namespaces\\s*- \\{\\{ join \",\" \\. \\| quote }}")
+        .containsPattern("- --metrics-port\\s*- \\{\\{ \\.Values\\.metrics\\.port \\| quote }}")
+        .containsPattern("- --probe-port\\s*- \\{\\{ \\.Values\\.probes\\.port \\| quote }}")
+        .contains("containerPort: {{ .Values.metrics.port }}", "containerPort: {{ .Values.probes.port }}");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Dockerfile
+
+  @Test
+  void dockerfileRunsTheShadedJarAsNonRoot() {
+    String dockerfile = read(DOCKERFILE);
+    List<String> instructions = Arrays.stream(dockerfile.replace("\\\n", " ").split("\n"))
+        .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    assertThat(instructions).contains("FROM eclipse-temurin:17-jre");
+    assertThat(instructions).anyMatch(l -> l.matches("COPY (--\\S+ )*target/srt-operator\\.jar /opt/srt-operator/srt-operator\\.jar"));
+    assertThat(instructions).anyMatch(l -> l.matches("USER " + UID + "(:" + UID + ")?"));
+    assertThat(instructions).contains(
+        "ENTRYPOINT [\"java\", \"-jar\", \"/opt/srt-operator/srt-operator.jar\"]",
+        "CMD [\"operator\"]",
+        "EXPOSE " + METRICS_PORT + " " + PROBE_PORT);
+    assertThat(instructions.get(instructions.size() - 1)).isEqualTo("CMD [\"operator\"]");
+    assertThat(read(Path.of("pom.xml"))).contains("<outputFile>${project.build.directory}/srt-operator.jar</outputFile>");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // shared assertions
+
+  static void assertPortsAndProbes(JsonNode container) {
+    Map<String, Integer> ports = new TreeMap<>();
+    container.path("ports").forEach(p -> ports.put(p.path("name").asText(), p.path("containerPort").asInt()));
+    assertThat(ports).isEqualTo(Map.of("metrics", METRICS_PORT, "probes", PROBE_PORT));
+    assertProbe(container, "livenessProbe", LIVENESS_PATH, ports);
+    assertProbe(container, "readinessProbe", READINESS_PATH, ports);
+    assertProbe(container, "startupProbe", LIVENESS_PATH, ports);
+  }
+
+  static void assertProbe(JsonNode container, String probe, String path, Map<String, Integer> ports) {
+    JsonNode get = container.path(probe).path("httpGet");
+    assertThat(get.path("path").asText()).as("%s path", probe).isEqualTo(path);
+    JsonNode port = get.path("port");
+    int number = port.isInt() ? port.asInt() : ports.getOrDefault(port.asText(), -1);
+    assertThat(number).as("%s port", probe).isEqualTo(PROBE_PORT);
+  }
+
+  static void assertPodSecurity(JsonNode pod) {
+    assertThat(pod.path("runAsNonRoot").asBoolean()).isTrue();
+    assertThat(pod.path("runAsUser").asInt()).isEqualTo(UID);
+    assertThat(pod.path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+  }
+
+  static void assertContainerSecurity(JsonNode sc) {
+    assertThat(sc.path("runAsNonRoot").asBoolean()).isTrue();
+    assertThat(sc.path("runAsUser").asInt()).isEqualTo(UID);
+    assertThat(sc.path("readOnlyRootFilesystem").asBoolean()).isTrue();
+    assertThat(sc.path("allowPrivilegeEscalation").isBoolean()).isTrue();
+    assertThat(sc.path("allowPrivilegeEscalation").asBoolean()).isFalse();
+    assertThat(sc.path("privileged").asBoolean(false)).isFalse();
+    assertThat(texts(sc.path("capabilities").path("drop"))).containsExactly("ALL");
+    assertThat(sc.path("capabilities").has("add")).isFalse();
+    assertThat(sc.path("seccompProfile").path("type").asText()).isEqualTo("RuntimeDefault");
+  }
+
+  static void assertLeastPrivilege(JsonNode rules) {
+    assertThat(rules.isArray()).isTrue();
+    Map<String, Set<String>> granted = new TreeMap<>();
+    for (JsonNode rule : rules) {
+      assertThat(rule.has("nonResourceURLs")).as("nonResourceURLs in %s", rule).isFalse();
+      assertThat(rule.has("resourceNames")).as("resourceNames in %s", rule).isFalse();
+      for (String field : List.of("apiGroups", "resources", "verbs")) {
+        assertThat(texts(rule.path(field))).as("%s of %s", field, rule).isNotEmpty().doesNotContain("*");
+      }
+      assertThat(texts(rule.path("verbs"))).as("verbs of %s", rule)
+          .doesNotContain("escalate", "bind", "impersonate", "deletecollection");
+      for (String group : texts(rule.path("apiGroups"))) {
+        for (String resource : texts(rule.path("resources"))) {
+          assertThat(resource).doesNotContain("*");
+          granted.computeIfAbsent((group.isEmpty() ? "core" : group) + "/" + resource, k -> new TreeSet<>())
+              .addAll(texts(rule.path("verbs")));
+        }
+      }
+    }
+    assertThat(granted.get("core/secrets")).as("Secrets are read-only").containsExactlyInAnyOrder("get", "list", "watch");
+    assertThat(granted).isEqualTo(EXPECTED_RBAC);
+  }
+
+  static void assertKnownFlags(List<String> args) {
+    assertThat(args.stream().filter(a -> a.startsWith("--")).map(a -> a.split("=", 2)[0]).toList())
+        .as("operator flags").allMatch(OPERATOR_FLAGS::contains);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // helpers
+
+  /**
+   * A template reduced to parseable YAML: lines that are only template actions are dropped and
+   * every remaining {{ action }} becomes a placeholder scalar. Enough to check structure without
+   * Helm.
+   */
+  static List<JsonNode> skeleton(Path template) {
+    StringBuilder yaml = new StringBuilder();
+    for (String line : read(template).split("\n", -1)) {
+      if (line.strip().matches("\\{\\{.*}}")) {
+        continue;
+      }
+      yaml.append(line.replaceAll("\\{\\{.*?}}", "HELM")).append('\n');
+    }
+    List<JsonNode> docs = new ArrayList<>();
+    try (var parser = YAML.getFactory().createParser(yaml.toString())) {
+      YAML.readValues(parser, JsonNode.class).forEachRemaining(d -> {
+        if (d != null && !d.isNull() && !d.isMissingNode()) {
+          docs.add(d);
+        }
+      });
+    } catch (IOException e) {
+      throw new AssertionError(template + " does not parse as YAML once its template actions are removed:\n" + yaml, e);
+    }
+    return docs;
+  }
+
+  static List<Path> templates() {
+    try (Stream<Path> files = Files.list(CHART.resolve("templates"))) {
+      return files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static List<String> kinds(List<JsonNode> docs) {
+    return docs.stream().map(d -> d.path("kind").asText()).toList();
+  }
+
+  static List<String> names(JsonNode list) {
+    List<String> out = new ArrayList<>();
+    list.forEach(n -> out.add(n.path("name").asText()));
+    return out;
+  }
+
+  static JsonNode onlyContainer(JsonNode podTemplate) {
+    JsonNode containers = podTemplate.path("spec").path("containers");
+    assertThat(containers.size()).as("containers").isEqualTo(1);
+    return containers.get(0);
+  }
+
+  static Map<String, JsonNode> env(JsonNode container) {
+    Map<String, JsonNode> env = new LinkedHashMap<>();
+    container.path("env").forEach(e -> env.put(e.path("name").asText(), e));
+    return env;
+  }
+
+  static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  static List<String> syncOptions(String annotation) {
+    return Arrays.stream(annotation.split(",")).map(String::strip).toList();
+  }
+
+  static List<String> crdFileNames(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yml")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static boolean onPath(String command) {
+    String path = System.getenv("PATH");
+    return path != null && Arrays.stream(path.split(File.pathSeparator))
+        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+  }
+
+  static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static JsonNode yaml(Path file) {
+    try {
+      JsonNode node = YAML.readTree(read(file));
+      return node == null ? JsonNodeFactory.instance.missingNode() : node;
+    } catch (IOException e) {
+      throw new UncheckedIOException(file.toString(), e);
+    }
+  }
+}
