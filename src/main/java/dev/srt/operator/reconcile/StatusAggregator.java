@@ -1,0 +1,147 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.config.Problem;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The only writer of a RouterComparison's conditions and summary fields. Pure: from what the
+ * reconciler knows (spec problems, cluster reachability, the arms' statuses) it derives {@code
+ * phase}, {@code armsSummary}, {@code currentArm}, {@code message} and the conditions SpecValid,
+ * ClusterReachable, Ready, Complete and Degraded, keeping each condition's lastTransitionTime
+ * unless its status flips.
+ */
+public final class StatusAggregator {
+  public static final String SPEC_VALID = "SpecValid";
+  public static final String CLUSTER_REACHABLE = "ClusterReachable";
+  public static final String READY = "Ready";
+  public static final String COMPLETE = "Complete";
+  public static final String DEGRADED = "Degraded";
+
+  /** What the cluster's last probe or poll said; {@code reachable} null when not known yet. */
+  public record ClusterState(Boolean reachable, String reason, String message) {
+    public static final ClusterState UNKNOWN = new ClusterState(null, "Probing", "no contact with the cluster yet");
+  }
+
+  /** Everything the status is derived from. */
+  public record Inputs(
+      long generation,
+      List<Problem> specErrors,
+      ClusterState cluster,
+      boolean suspended,
+      List<ArmStatus> arms,
+      String currentArm,
+      String deletionMessage) {}
+
+  private StatusAggregator() {}
+
+  public static RouterComparisonStatus aggregate(RouterComparisonStatus previous, Inputs in, Instant now) {
+    RouterComparisonStatus s = new RouterComparisonStatus();
+    s.observedGeneration = in.generation();
+    s.conditions = previous == null || previous.conditions == null ? new ArrayList<>() : copy(previous.conditions);
+    s.arms = in.arms();
+    s.currentArm = in.currentArm();
+    long succeeded = in.arms().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Succeeded).count();
+    List<ArmStatus> failed = in.arms().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Failed).toList();
+    ArmStatus current = in.arms().stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
+    boolean inFlight = in.arms().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+    s.armsSummary = succeeded + "/" + in.arms().size();
+    Long gen = in.generation();
+
+    boolean valid = in.specErrors().isEmpty();
+    Conditions.set(s.conditions, SPEC_VALID, valid ? Conditions.TRUE : Conditions.FALSE, valid ? "Valid" : "Invalid",
+        valid ? "spec passed validation" : in.specErrors().stream().map(Problem::describe).collect(Collectors.joining("; ")), gen, now);
+
+    ClusterState cluster = in.cluster() == null ? ClusterState.UNKNOWN : in.cluster();
+    Conditions.set(s.conditions, CLUSTER_REACHABLE,
+        cluster.reachable() == null ? Conditions.UNKNOWN : cluster.reachable() ? Conditions.TRUE : Conditions.FALSE,
+        cluster.reason(), cluster.message(), gen, now);
+
+    String currentDetail = current == null ? null : "arm " + current.name + ": " + detail(current);
+    if (current != null && ArmPhase.of(current.phase).serving()) {
+      Conditions.set(s.conditions, READY, Conditions.TRUE, "ArmServing", currentDetail, gen, now);
+    } else if (in.suspended()) {
+      Conditions.set(s.conditions, READY, Conditions.FALSE, "Suspended", "spec.suspend is true", gen, now);
+    } else if (current != null) {
+      Conditions.set(s.conditions, READY, Conditions.FALSE, "ArmStarting", currentDetail, gen, now);
+    } else {
+      Conditions.set(s.conditions, READY, Conditions.FALSE, "NoArmRunning", "no arm is running", gen, now);
+    }
+
+    boolean complete = !in.arms().isEmpty() && succeeded == in.arms().size();
+    if (complete) {
+      Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, "AllArmsSucceeded", "all " + succeeded + " arms succeeded", gen, now);
+    } else if (!failed.isEmpty() && !inFlight) {
+      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmFailed", names(failed) + " failed", gen, now);
+    } else {
+      long remaining = in.arms().size() - succeeded;
+      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmsRemaining",
+          remaining + " of " + in.arms().size() + " arms have not succeeded yet", gen, now);
+    }
+
+    boolean unreachable = Boolean.FALSE.equals(cluster.reachable());
+    if (in.deletionMessage() != null) {
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "CancelPending", in.deletionMessage(), gen, now);
+    } else if (!valid) {
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "SpecInvalid", "the spec is invalid; nothing new is submitted", gen, now);
+    } else if (!failed.isEmpty()) {
+      ArmStatus f = failed.get(0);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + f.message, gen, now);
+    } else if (unreachable && inFlight) {
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ClusterUnreachable", cluster.message(), gen, now);
+    } else {
+      Conditions.set(s.conditions, DEGRADED, Conditions.FALSE, "AsExpected", "no arm failed", gen, now);
+    }
+
+    if (!valid && !inFlight) {
+      s.phase = "Invalid";
+      s.message = Conditions.find(s.conditions, SPEC_VALID).getMessage();
+    } else if (in.suspended() && !inFlight) {
+      s.phase = "Suspended";
+      s.message = "suspended (spec.suspend: true)";
+    } else if (inFlight || current != null) {
+      s.phase = "Running";
+      s.message = currentDetail;
+    } else if (complete) {
+      s.phase = "Succeeded";
+      s.message = "all " + succeeded + " arms succeeded";
+    } else if (!failed.isEmpty()) {
+      s.phase = "Failed";
+      s.message = "arm " + failed.get(0).name + " failed: " + failed.get(0).message;
+    } else {
+      s.phase = "Pending";
+      s.message = unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
+    }
+    if (in.deletionMessage() != null) {
+      s.message = in.deletionMessage();
+    }
+    return s;
+  }
+
+  /** "1/2 workers ready, router not ready" while starting, else the phase and message. */
+  public static String detail(ArmStatus a) {
+    ArmPhase phase = ArmPhase.of(a.phase);
+    if ((phase == ArmPhase.Starting || phase.serving()) && a.workers != null) {
+      String router = a.router != null && a.router.ready ? "router ready" : "router not ready";
+      return phase.name().toLowerCase() + ", " + a.workers.ready + "/" + a.workers.total + " workers ready, " + router;
+    }
+    return phase.name().toLowerCase() + (a.message == null || a.message.isEmpty() ? "" : " (" + a.message + ")");
+  }
+
+  private static String names(List<ArmStatus> arms) {
+    return arms.stream().map(a -> "arm " + a.name).collect(Collectors.joining(", "));
+  }
+
+  private static List<Condition> copy(List<Condition> conditions) {
+    List<Condition> out = new ArrayList<>();
+    for (Condition c : conditions) {
+      out.add(new Condition(c.getLastTransitionTime(), c.getMessage(), c.getObservedGeneration(), c.getReason(), c.getStatus(), c.getType()));
+    }
+    return out;
+  }
+}
