@@ -1,0 +1,51 @@
+package dev.srt.operator.host;
+
+import java.util.List;
+
+/**
+ * Submits, cancels and finds runs on a host, through a {@link Transport}. Both operations are
+ * idempotent, so a caller that lost track (operator restart, dropped connection) simply repeats
+ * them.
+ */
+public interface Backend {
+
+  /** Where commands run. */
+  Transport transport();
+
+  /** The run's directory on the host. */
+  RunDirectory runDirectory(RunRef run);
+
+  /**
+   * Starts {@code script} as the run's job, unless the run already has one: then that job is
+   * returned with {@link Submission#alreadyExisted()} set, and nothing is written or started.
+   */
+  Submission submit(RunRef run, String script) throws HostException;
+
+  /**
+   * Stops the run's job; a job that is already gone counts as stopped.
+   *
+   * @param jobId the job id from {@link #submit}, or null to use the one recorded in the run directory
+   */
+  void cancel(RunRef run, String jobId) throws HostException;
+
+  /** How the {@link ClusterObserver} reads this backend's job state. */
+  JobProbe jobProbe();
+
+  /** The state of one run's job (one remote command; the observer batches many runs into one). */
+  default JobStatus status(RunRef run, String jobId) throws HostException {
+    return new ClusterObserver(this).poll(List.of(ActiveRun.statusOnly(run, jobId))).get(run).job();
+  }
+
+  /**
+   * The backend for a GpuCluster's {@code mode}.
+   *
+   * @param workDir absolute directory on the host that holds the run directories
+   */
+  static Backend forMode(String mode, Transport transport, String workDir) {
+    return switch (mode) {
+      case "slurm" -> new SlurmBackend(transport, workDir);
+      case "direct" -> new DirectBackend(transport, workDir);
+      default -> throw new IllegalArgumentException("unknown mode: " + mode + " (expected slurm or direct)");
+    };
+  }
+}

@@ -1,0 +1,209 @@
+package dev.srt.operator.host;
+
+import dev.srt.operator.render.Shell;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs arms as Slurm batch jobs, through a transport to a login node. A job carries the run in
+ * its name ({@link RunRef#jobName()}) and, exactly, in its comment ({@link RunRef#marker()}); the
+ * job id is also written to the run directory. Either lets a repeated submit find the job.
+ *
+ * <p>State comes from {@code scontrol}, which knows jobs until MinJobAge after they end; then
+ * from {@code sacct} when accounting is enabled (it often is not, and then says so and exits 1).
+ */
+public final class SlurmBackend implements Backend {
+  private static final Logger log = LoggerFactory.getLogger(SlurmBackend.class);
+  static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Transport transport;
+  private final String workDir;
+
+  public SlurmBackend(Transport transport, String workDir) {
+    this.transport = transport;
+    this.workDir = workDir;
+  }
+
+  @Override
+  public Transport transport() {
+    return transport;
+  }
+
+  @Override
+  public RunDirectory runDirectory(RunRef run) {
+    return RunDirectory.of(run, workDir, RunDirectory.SLURM_SCRIPT);
+  }
+
+  @Override
+  public Submission submit(RunRef run, String script) throws HostException {
+    Optional<String> existing = findJob(run);
+    if (existing.isPresent()) {
+      log.info("{}: run {} already has Slurm job {}", transport.describe(), run, existing.get());
+      return new Submission(existing.get(), true);
+    }
+    ExecResult result = transport.exec(submitCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
+        .orThrow("submitting " + run + " on " + transport.describe());
+    String jobId = lastLine(result.stdout());
+    if (!jobId.matches("\\d+")) {
+      throw new HostException(HostException.Kind.COMMAND_FAILED,
+          transport.describe() + ": sbatch printed no job id: " + ExecResult.abbreviate(result.stdout(), 500));
+    }
+    log.info("{}: submitted run {} as Slurm job {}", transport.describe(), run, jobId);
+    return new Submission(jobId, false);
+  }
+
+  @Override
+  public void cancel(RunRef run, String jobId) throws HostException {
+    ExecResult result = transport.exec(cancelCommand(run, jobId), COMMAND_TIMEOUT)
+        .orThrow("cancelling " + run + " on " + transport.describe());
+    String outcome = lastLine(result.stdout());
+    if (outcome.startsWith("foreign ")) {
+      throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": job of run " + run
+          + " has comment '" + outcome.substring("foreign ".length()) + "', not this run's: not cancelled");
+    }
+    log.info("{}: cancel of run {}: {}", transport.describe(), run, outcome);
+  }
+
+  @Override
+  public JobProbe jobProbe() {
+    return PROBE;
+  }
+
+  /** The job id recorded in the run directory, else a job with the run's name and marker. */
+  Optional<String> findJob(RunRef run) throws HostException {
+    ExecResult result = transport.exec(lookupCommand(run), COMMAND_TIMEOUT)
+        .orThrow("looking for an existing job of " + run + " on " + transport.describe());
+    return parseLookup(result.stdout(), run);
+  }
+
+  static Optional<String> parseLookup(String output, RunRef run) {
+    List<String> lines = output.lines().toList();
+    if (!lines.isEmpty() && lines.get(0).startsWith("job-id ")) {
+      String id = lines.get(0).substring("job-id ".length()).strip();
+      if (id.matches("\\d+")) {
+        return Optional.of(id);
+      }
+    }
+    List<SlurmJob> matches = lines.stream()
+        .map(SlurmJob::parseSqueueLine).flatMap(Optional::stream)
+        .filter(job -> run.marker().equals(job.comment()))
+        .toList();
+    if (matches.size() > 1) {
+      log.warn("run {} has {} Slurm jobs; using {}", run, matches.size(), matches.get(0).jobId());
+    }
+    return matches.stream().map(SlurmJob::jobId).findFirst();
+  }
+
+  String lookupCommand(RunRef run) {
+    RunDirectory dir = runDirectory(run);
+    return "if [ -s " + Shell.quote(dir.jobId()) + " ]; then printf 'job-id '; head -n 1 -- "
+        + Shell.quote(dir.jobId()) + "; exit 0; fi\n"
+        + Shell.join(List.of("squeue", "--states=all", "-h", "--name=" + run.jobName(),
+            "-o", SlurmJob.SQUEUE_FORMAT));
+  }
+
+  String submitCommand(RunRef run) {
+    RunDirectory dir = runDirectory(run);
+    String sbatch = Shell.join(List.of("env", "SRT_RUN_ID=" + run.runId(),
+        "sbatch", "--parsable",
+        "--job-name=" + run.jobName(),
+        "--comment=" + run.marker(),
+        "--chdir=" + dir.path(),
+        // sbatch expands %j and friends in --output; %% is a literal %.
+        "--output=" + dir.scriptLog().replace("%", "%%"),
+        dir.script()));
+    String jobIdFile = Shell.quote(dir.jobId());
+    return "set -e\n"
+        + RunDirectorySetup.fromStdin(dir)
+        + "out=$(" + sbatch + ")\n"
+        + "id=${out%%;*}\n" // --parsable prints <id> or <id>;<cluster>
+        + "printf '%s\\n' \"$id\" >" + Shell.quote(dir.jobId() + ".tmp") + "\n"
+        + "mv -f -- " + Shell.quote(dir.jobId() + ".tmp") + " " + jobIdFile + "\n"
+        + "printf '%s\\n' \"$id\"\n";
+  }
+
+  /**
+   * Cancels only a job whose comment is the run's marker, so a stale or mistyped job id cannot
+   * cancel someone else's job. Prints {@code none}, {@code gone}, {@code cancelled} or {@code foreign <comment>}.
+   */
+  String cancelCommand(RunRef run, String jobId) {
+    if (jobId != null && !jobId.matches("\\d+")) {
+      throw new IllegalArgumentException("not a Slurm job id: " + jobId);
+    }
+    RunDirectory dir = runDirectory(run);
+    return "id=" + Shell.quote(jobId == null ? "" : jobId) + "\n"
+        + "[ -n \"$id\" ] || id=$(head -c 64 -- " + Shell.quote(dir.jobId()) + " 2>/dev/null | tr -dc 0-9)\n"
+        + "[ -n \"$id\" ] || { echo none; exit 0; }\n"
+        + "if ! comment=$(squeue --states=all -h -j \"$id\" -o %k 2>&1); then\n"
+        + "  case $comment in *'Invalid job id'*) echo gone; exit 0 ;; esac\n"
+        + "  printf 'squeue: %s\\n' \"$comment\" >&2; exit 1\n"
+        + "fi\n"
+        + "[ -n \"$comment\" ] || { echo gone; exit 0; }\n"
+        + "[ \"$comment\" = " + Shell.quote(run.marker()) + " ] || { printf 'foreign %s\\n' \"$comment\"; exit 0; }\n"
+        + "if ! out=$(scancel \"$id\" 2>&1); then\n"
+        + "  case $out in *'Invalid job id'*|*'already completing or completed'*) ;;\n"
+        + "    *) printf 'scancel: %s\\n' \"$out\" >&2; exit 1 ;; esac\n"
+        + "fi\n"
+        + "echo cancelled\n";
+  }
+
+  private static String lastLine(String text) {
+    List<String> lines = text.strip().lines().toList();
+    return lines.isEmpty() ? "" : lines.get(lines.size() - 1).strip();
+  }
+
+  static final JobProbe PROBE = new JobProbe() {
+    @Override
+    public String bashFunction() {
+      return """
+          probe_job() {
+            local id=$3 out rc
+            [ -n "$id" ] || id=$(head -c 64 -- "$1/job-id" 2>/dev/null | tr -dc 0-9)
+            field job-id "$id"
+            [ -n "$id" ] || return 0
+            out=$(scontrol -o show job "$id" 2>&1); rc=$?
+            field scontrol-rc "$rc"; field scontrol "$out"
+            if [ "$rc" -ne 0 ]; then
+              out=$(sacct -n -P -X -j "$id" -o %s 2>&1); rc=$?
+              field sacct-rc "$rc"; field sacct "$out"
+            fi
+          }
+          """.formatted(SlurmJob.SACCT_FIELDS);
+    }
+
+    @Override
+    public JobStatus parse(Map<String, String> fields) {
+      String jobId = fields.getOrDefault("job-id", "");
+      if (jobId.isEmpty()) {
+        return new JobStatus(JobState.NOT_FOUND, "no Slurm job id recorded for this run", null);
+      }
+      String scontrol = fields.getOrDefault("scontrol", "");
+      if ("0".equals(fields.get("scontrol-rc"))) {
+        return SlurmJob.parseScontrol(scontrol).map(SlurmJob::status)
+            .orElse(new JobStatus(JobState.UNKNOWN, "unreadable scontrol output: " + firstLine(scontrol), null));
+      }
+      if (!scontrol.contains("Invalid job id")) {
+        return new JobStatus(JobState.UNKNOWN, "scontrol failed: " + firstLine(scontrol), null);
+      }
+      if ("0".equals(fields.get("sacct-rc"))) {
+        Optional<SlurmJob> accounted = fields.getOrDefault("sacct", "").lines()
+            .map(SlurmJob::parseSacctLine).flatMap(Optional::stream)
+            .filter(job -> job.jobId().equals(jobId))
+            .reduce((first, second) -> second);
+        if (accounted.isPresent()) {
+          return accounted.get().status();
+        }
+      }
+      return new JobStatus(JobState.NOT_FOUND, "Slurm no longer knows job " + jobId, null);
+    }
+
+    private String firstLine(String text) {
+      return ExecResult.abbreviate(text.strip().lines().findFirst().orElse(""), 300);
+    }
+  };
+}

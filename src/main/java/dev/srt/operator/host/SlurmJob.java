@@ -1,0 +1,146 @@
+package dev.srt.operator.host;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One job as Slurm's tools print it, and the parsers for their output. The parsers are total:
+ * odd or newer output gives {@link JobState#UNKNOWN}, never an exception.
+ *
+ * @param comment the job's {@code --comment}, null when unset
+ */
+public record SlurmJob(String jobId, String name, JobStatus status, String comment) {
+
+  /** {@code squeue --states=all -h -o} format for {@link #parseSqueueLine}; the comment comes last because it may contain anything. */
+  public static final String SQUEUE_FORMAT = "%i|%T|%r|%j|%k";
+  /** {@code sacct -n -P -X -o} fields for {@link #parseSacctLine}. */
+  public static final String SACCT_FIELDS = "JobID,JobName,State,ExitCode,Reason";
+
+  private static final Pattern SCONTROL_KEY = Pattern.compile("(?:^|\\s)([A-Za-z][A-Za-z0-9/:_]*)=");
+  /** squeue's %t codes. */
+  private static final Map<String, String> SHORT_NAMES = Map.ofEntries(
+      Map.entry("PD", "PENDING"), Map.entry("RQ", "REQUEUED"), Map.entry("RH", "REQUEUE_HOLD"),
+      Map.entry("RF", "REQUEUE_FED"), Map.entry("RD", "RESV_DEL_HOLD"), Map.entry("CF", "CONFIGURING"),
+      Map.entry("R", "RUNNING"), Map.entry("CG", "COMPLETING"), Map.entry("S", "SUSPENDED"),
+      Map.entry("ST", "STOPPED"), Map.entry("RS", "RESIZING"), Map.entry("SI", "SIGNALING"),
+      Map.entry("SO", "STAGE_OUT"), Map.entry("CD", "COMPLETED"), Map.entry("F", "FAILED"),
+      Map.entry("SE", "SPECIAL_EXIT"), Map.entry("CA", "CANCELLED"), Map.entry("RV", "REVOKED"),
+      Map.entry("TO", "TIMEOUT"), Map.entry("DL", "DEADLINE"), Map.entry("NF", "NODE_FAIL"),
+      Map.entry("BF", "BOOT_FAIL"), Map.entry("OOM", "OUT_OF_MEMORY"), Map.entry("PR", "PREEMPTED"));
+  private static final Pattern EXIT_CODE = Pattern.compile("(\\d+):(\\d+)");
+
+  /** Parses one line of {@code squeue --states=all -h -o '%i|%T|%r|%j|%k'}. */
+  public static Optional<SlurmJob> parseSqueueLine(String line) {
+    String[] f = line.strip().split("\\|", 5);
+    if (f.length < 5 || f[0].isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new SlurmJob(f[0], f[3], status(f[1], f[2], null), nullIfUnset(f[4])));
+  }
+
+  /** Parses the one line of {@code scontrol -o show job <id>}. */
+  public static Optional<SlurmJob> parseScontrol(String output) {
+    String line = output.lines().filter(l -> l.contains("JobId=")).findFirst().orElse(null);
+    if (line == null) {
+      return Optional.empty();
+    }
+    List<int[]> keys = new ArrayList<>(); // {keyStart, valueStart}
+    Matcher m = SCONTROL_KEY.matcher(line);
+    while (m.find()) {
+      keys.add(new int[] {m.start(1), m.end()});
+    }
+    String jobId = null;
+    String name = null;
+    String state = null;
+    String reason = null;
+    String exitCode = null;
+    String comment = null;
+    for (int i = 0; i < keys.size(); i++) {
+      int[] k = keys.get(i);
+      String key = line.substring(k[0], k[1] - 1);
+      int end = i + 1 < keys.size() ? keys.get(i + 1)[0] : line.length();
+      String value = line.substring(k[1], end);
+      // Free-text values (Comment) may contain spaces; the others end at the first one.
+      value = key.equals("Comment") ? value.strip() : value.split("\\s", 2)[0];
+      switch (key) {
+        case "JobId" -> jobId = value;
+        case "JobName" -> name = value;
+        case "JobState" -> state = value;
+        case "Reason" -> reason = value;
+        case "ExitCode" -> exitCode = value;
+        case "Comment" -> comment = value;
+        default -> { }
+      }
+    }
+    if (jobId == null || state == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new SlurmJob(jobId, name, status(state, reason, exitCode), nullIfUnset(comment)));
+  }
+
+  /** Parses one line of {@code sacct -n -P -X -o JobID,JobName,State,ExitCode,Reason}. */
+  public static Optional<SlurmJob> parseSacctLine(String line) {
+    String[] f = line.strip().split("\\|", -1);
+    if (f.length < 5 || f[0].isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new SlurmJob(f[0], f[1], status(f[2], f[4], f[3]), null));
+  }
+
+  /**
+   * Maps a Slurm state (long name like {@code CANCELLED by 0}, or squeue's short code) to a
+   * {@link JobStatus}. States folded into a broader one keep their Slurm name as the reason when
+   * Slurm gave none.
+   */
+  public static JobStatus status(String slurmState, String reason, String exitCode) {
+    String raw = slurmState == null ? "" : slurmState.strip();
+    String word = raw.split("\\s", 2)[0].replaceAll("\\+$", "").toUpperCase(Locale.ROOT);
+    String name = SHORT_NAMES.getOrDefault(word, word);
+    JobState state = switch (name) {
+      case "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD", "CONFIGURING" -> JobState.PENDING;
+      case "RUNNING", "COMPLETING", "SUSPENDED", "STOPPED", "RESIZING", "SIGNALING", "STAGE_OUT" -> JobState.RUNNING;
+      case "COMPLETED" -> JobState.COMPLETED;
+      case "FAILED", "SPECIAL_EXIT" -> JobState.FAILED;
+      case "CANCELLED", "REVOKED" -> JobState.CANCELLED;
+      case "TIMEOUT", "DEADLINE" -> JobState.TIMEOUT;
+      case "NODE_FAIL", "BOOT_FAIL" -> JobState.NODE_FAIL;
+      case "OUT_OF_MEMORY" -> JobState.OUT_OF_MEMORY;
+      case "PREEMPTED" -> JobState.PREEMPTED;
+      default -> JobState.UNKNOWN;
+    };
+    String why = nullIfUnset(reason);
+    boolean saysMore = !name.equals(state.name()) || raw.contains(" ");
+    if (why == null && !name.isEmpty() && saysMore) {
+      why = raw;
+    }
+    // Slurm prints ExitCode=0:0 for jobs still running; only an ended job has a real one.
+    return new JobStatus(state, why, state.terminal() ? exitCode(exitCode) : null);
+  }
+
+  /** {@code code:signal} to one number: the code, or {@code 128 + signal} for a death by signal. */
+  static Integer exitCode(String text) {
+    if (text == null) {
+      return null;
+    }
+    Matcher m = EXIT_CODE.matcher(text.strip());
+    if (!m.matches()) {
+      return null;
+    }
+    int code = Integer.parseInt(m.group(1));
+    int signal = Integer.parseInt(m.group(2));
+    return signal != 0 ? 128 + signal : code;
+  }
+
+  private static String nullIfUnset(String value) {
+    if (value == null) {
+      return null;
+    }
+    String v = value.strip();
+    return v.isEmpty() || v.equals("None") || v.equals("(null)") ? null : v;
+  }
+}

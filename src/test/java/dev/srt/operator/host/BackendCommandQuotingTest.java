@@ -1,0 +1,144 @@
+package dev.srt.operator.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.srt.operator.render.Shell;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The backends' remote commands, run by bash on this machine with hostile names. Fake
+ * sbatch/squeue/scancel record the exact argv they receive, so any quoting mistake shows up as a
+ * wrong argument (or as a file created by injected code).
+ */
+class BackendCommandQuotingTest {
+  private static final String HOSTILE_ARM = "x'; touch pwned; echo \"$(touch pwned2)\" `touch pwned3` \\";
+
+  @TempDir Path tmp;
+  private Path bin;
+  private Path argvLog;
+  private String workDir;
+  private RunRef run;
+  private CountingTransport transport;
+
+  @BeforeEach
+  void fakeSlurm() throws Exception {
+    bin = Files.createDirectories(tmp.resolve("bin"));
+    argvLog = tmp.resolve("argv");
+    fake("sbatch", "printf '%s\\0' sbatch \"$@\" >>" + Shell.quote(argvLog.toString())
+        + "; printf 'SRT_RUN_ID=%s\\0' \"$SRT_RUN_ID\" >>" + Shell.quote(argvLog.toString()) + "; echo '4242;cluster'");
+    fake("scancel", "printf '%s\\0' scancel \"$@\" >>" + Shell.quote(argvLog.toString()));
+    workDir = Files.createDirectories(tmp.resolve("work dir $(touch pwned) 'q'")).toString();
+    run = new RunRef("default", "cmp", HOSTILE_ARM, "r1a2b3c4d");
+    transport = new CountingTransport(new LocalTransport(),
+        cmd -> "PATH=" + Shell.quote(bin.toString()) + ":\"$PATH\"\n" + cmd);
+  }
+
+  private void fake(String name, String body) throws Exception {
+    Path file = bin.resolve(name);
+    Files.writeString(file, "#!/bin/bash\n" + body + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  private List<String> recordedArgv() throws Exception {
+    String all = Files.readString(argvLog);
+    return Arrays.asList(all.substring(0, all.length() - 1).split("\0", -1));
+  }
+
+  @Test
+  void slurmSubmitPassesEveryValueAsOneArgument() throws Exception {
+    fake("squeue", "exit 0");
+    SlurmBackend slurm = new SlurmBackend(transport, workDir);
+    RunDirectory dir = slurm.runDirectory(run);
+
+    Submission first = slurm.submit(run, "#!/bin/bash\necho 'job'\n");
+
+    assertThat(first).isEqualTo(new Submission("4242", false));
+    assertThat(recordedArgv()).containsExactly("sbatch", "--parsable",
+        "--job-name=" + run.jobName(), "--comment=" + run.marker(), "--chdir=" + dir.path(),
+        "--output=" + dir.scriptLog(), dir.script(), "SRT_RUN_ID=r1a2b3c4d");
+    assertThat(Files.readString(Path.of(dir.script()))).isEqualTo("#!/bin/bash\necho 'job'\n");
+    assertThat(Files.readString(Path.of(dir.jobId()))).isEqualTo("4242\n");
+    assertThat(Path.of(dir.logs())).isDirectory();
+    assertThat(Path.of(dir.results())).isDirectory();
+
+    Submission again = slurm.submit(run, "#!/bin/bash\necho 'other'\n");
+    assertThat(again).isEqualTo(new Submission("4242", true));
+    assertThat(Files.readString(Path.of(dir.script()))).contains("job");
+    ClusterObserverTest.assertNothingInjected(tmp);
+  }
+
+  @Test
+  void slurmSubmitFindsAJobByNameAndMarkerWhenJobIdWasNotWritten() throws Exception {
+    fake("squeue", "printf '%s\\n' '900|RUNNING|None|" + run.jobName() + "|srt-operator:someone/else/x/r1' "
+        + Shell.quote("901|PENDING|Priority|" + run.jobName() + "|" + run.marker()));
+    Submission found = new SlurmBackend(transport, workDir).submit(run, "#!/bin/bash\n");
+    assertThat(found).isEqualTo(new Submission("901", true));
+    assertThat(argvLog).doesNotExist();
+  }
+
+  @Test
+  void slurmOutputPathEscapesPercentForSbatch() {
+    SlurmBackend slurm = new SlurmBackend(transport, "/w/100%");
+    assertThat(slurm.submitCommand(run)).contains(Shell.quote("--output=/w/100%%/default/cmp/"));
+  }
+
+  @Test
+  void slurmCancelCancelsOnlyAJobThatCarriesTheRunsMarker() throws Exception {
+    fake("squeue", "echo " + Shell.quote(run.marker()));
+    SlurmBackend slurm = new SlurmBackend(transport, workDir);
+    slurm.cancel(run, "4242");
+    assertThat(recordedArgv()).containsExactly("scancel", "4242");
+
+    Files.delete(argvLog);
+    fake("squeue", "echo 'srt-operator:other/run/a/r2'");
+    assertThatThrownBy(() -> slurm.cancel(run, "4242"))
+        .isInstanceOfSatisfying(HostException.class,
+            e -> assertThat(e.kind()).isEqualTo(HostException.Kind.COMMAND_FAILED));
+    assertThat(argvLog).doesNotExist();
+
+    fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
+    slurm.cancel(run, "4242");
+    assertThat(argvLog).doesNotExist();
+    assertThatThrownBy(() -> slurm.cancel(run, "42; reboot")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void directStartAndCancelWorkInAHostileDirectory() throws Exception {
+    DirectBackend direct = new DirectBackend(transport, workDir, Duration.ofSeconds(2));
+    RunDirectory dir = direct.runDirectory(run);
+    String script = "#!/bin/bash\nprintf '%s\\n' \"$SRT_RUN_ID\" >results/id\nexec sleep 300\n";
+
+    Submission started = direct.submit(run, script);
+
+    assertThat(started.alreadyExisted()).isFalse();
+    assertThat(Files.readString(Path.of(dir.pid())).strip()).isEqualTo(started.jobId());
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(Path.of(dir.results(), "id")));
+    assertThat(Files.readString(Path.of(dir.results(), "id"))).isEqualTo("r1a2b3c4d\n");
+    assertThat(direct.submit(run, script)).isEqualTo(new Submission(started.jobId(), true));
+
+    direct.cancel(run, started.jobId());
+    assertThat(direct.status(run, started.jobId()).state()).isEqualTo(JobState.CANCELLED);
+    assertThat(Processes.running(Long.parseLong(started.jobId()))).isFalse();
+    assertThat(Processes.withRunId(run.runId())).isEmpty();
+    ClusterObserverTest.assertNothingInjected(tmp);
+  }
+
+  @Test
+  void writeFileQuotesThePath() throws Exception {
+    Path target = Path.of(workDir, "a'b", "$(touch pwned)");
+    transport.writeFile(target.toString(), "x".getBytes(StandardCharsets.UTF_8), 0644, Duration.ofSeconds(10));
+    assertThat(Files.readString(target)).isEqualTo("x");
+    ClusterObserverTest.assertNothingInjected(tmp);
+  }
+}
