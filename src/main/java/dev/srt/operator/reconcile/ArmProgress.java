@@ -1,0 +1,188 @@
+package dev.srt.operator.reconcile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.EndpointStatus;
+import dev.srt.operator.api.RouterStatus;
+import dev.srt.operator.api.WorkerCount;
+import dev.srt.operator.host.JobState;
+import dev.srt.operator.host.JobStatus;
+import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.plan.Gate;
+import dev.srt.operator.plan.Gates;
+import dev.srt.operator.plan.RunPlan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The state machine of one arm's run: Pending, Submitted, Building, Starting, Ready, Benchmarking,
+ * then Succeeded, Failed or Cancelled, driven by the run's events (docs/run-protocol.md) and, for
+ * runs that died without saying so, the job state. The CLI and the operator share it.
+ */
+public final class ArmProgress {
+  private ArmProgress() {}
+
+  /** The status of a run that was just submitted (or found already submitted). */
+  public static ArmStatus submitted(String arm, String runId, String jobId, String runDir, String scriptHash,
+      String specHash, RunPlan plan, Instant now) {
+    ArmStatus s = new ArmStatus();
+    s.name = arm;
+    s.phase = ArmPhase.Submitted.name();
+    s.runId = runId;
+    s.jobId = jobId;
+    s.runDir = runDir;
+    s.scriptHash = scriptHash;
+    s.specHash = specHash;
+    s.startedAt = now.toString();
+    Gate workers = plan.gates().stream().filter(g -> g.name().equals(Gates.WORKERS_HEALTH)).findFirst().orElseThrow();
+    s.endpoints = new ArrayList<>();
+    for (Gate.Check c : workers.checks()) {
+      EndpointStatus e = new EndpointStatus();
+      e.name = c.target();
+      e.url = c.probe().url().replaceFirst("/health$", "");
+      e.ready = false;
+      e.since = now.toString();
+      s.endpoints.add(e);
+    }
+    s.workers = new WorkerCount(0, s.endpoints.size());
+    s.router = new RouterStatus();
+    s.router.url = plan.processes().stream().filter(p -> p.name().equals("router")).findFirst()
+        .map(p -> "http://127.0.0.1:" + p.ports().get("http")).orElse(null);
+    s.router.ready = false;
+    s.router.since = now.toString();
+    s.message = "submitted as job " + jobId;
+    return s;
+  }
+
+  /** Applies new events, then the job state; never moves a finished run. */
+  public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
+    for (RunEvent e : events) {
+      if (ArmPhase.of(s.phase).terminal()) {
+        break;
+      }
+      event(s, e);
+    }
+    if (job != null && !ArmPhase.of(s.phase).terminal()) {
+      jobState(s, job, now);
+    }
+  }
+
+  private static void event(ArmStatus s, RunEvent e) {
+    String ts = e.ts() == null ? null : e.ts().toString();
+    switch (e.event()) {
+      case "phase" -> {
+        ArmPhase next = switch (String.valueOf(e.text("phase"))) {
+          case "building" -> ArmPhase.Building;
+          case "starting" -> ArmPhase.Starting;
+          case "ready" -> ArmPhase.Ready;
+          case "benchmarking" -> ArmPhase.Benchmarking;
+          default -> null;
+        };
+        if (next != null) {
+          s.phase = next.name();
+          s.message = next == ArmPhase.Ready ? "all workers healthy, router ready" : null;
+          if (next == ArmPhase.Ready) {
+            s.readyAt = ts;
+          }
+        }
+      }
+      case "stage-started" -> s.message = "stage " + e.text("stage");
+      case "endpoint-ready" -> {
+        if ("router".equals(e.text("role"))) {
+          if (s.router == null) {
+            s.router = new RouterStatus();
+          }
+          s.router.ready = true;
+          s.router.since = ts;
+          if (e.text("url") != null) {
+            s.router.url = e.text("url");
+          }
+        } else {
+          endpointReady(s, e.text("name"), e.text("url"), ts);
+        }
+      }
+      case "result" -> {
+        if (s.resultFiles == null) {
+          s.resultFiles = new ArrayList<>();
+        }
+        if (!s.resultFiles.contains(e.text("file"))) {
+          s.resultFiles.add(e.text("file"));
+        }
+      }
+      case "summary" -> {
+        JsonNode metrics = e.fields().get("metrics");
+        if (metrics != null && metrics.isObject()) {
+          Map<String, String> results = new LinkedHashMap<>();
+          for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> m = it.next();
+            results.put(m.getKey(), m.getValue().asText());
+          }
+          s.results = results;
+        }
+      }
+      case "failed" -> s.message = e.text("reason") + ": " + e.text("message");
+      case "finished" -> {
+        String status = String.valueOf(e.text("status"));
+        s.phase = switch (status) {
+          case "succeeded" -> ArmPhase.Succeeded.name();
+          case "cancelled" -> ArmPhase.Cancelled.name();
+          default -> ArmPhase.Failed.name();
+        };
+        s.finishedAt = ts;
+        if ("succeeded".equals(status)) {
+          s.message = "benchmark finished";
+        } else if (s.message == null || s.message.isEmpty()) {
+          s.message = "the run ended with code " + e.text("code");
+        }
+      }
+      default -> { }
+    }
+  }
+
+  private static void endpointReady(ArmStatus s, String name, String url, String ts) {
+    if (s.endpoints == null) {
+      s.endpoints = new ArrayList<>();
+    }
+    EndpointStatus endpoint = s.endpoints.stream().filter(x -> x.name.equals(name)).findFirst().orElse(null);
+    if (endpoint == null) {
+      endpoint = new EndpointStatus();
+      endpoint.name = name;
+      s.endpoints.add(endpoint);
+    }
+    if (!endpoint.ready) {
+      endpoint.since = ts;
+    }
+    endpoint.ready = true;
+    if (url != null) {
+      endpoint.url = url;
+    }
+    int ready = (int) s.endpoints.stream().filter(x -> x.ready).count();
+    s.workers = new WorkerCount(ready, Math.max(s.endpoints.size(), s.workers == null ? 0 : s.workers.total));
+  }
+
+  private static void jobState(ArmStatus s, JobStatus job, Instant now) {
+    JobState state = job.state();
+    if (state == JobState.PENDING) {
+      s.message = "pending" + (job.reason() == null ? "" : ": " + job.reason());
+      return;
+    }
+    if (!job.terminal()) {
+      return;
+    }
+    // The job ended without a "finished" event: it was killed hard, timed out or lost its node.
+    s.finishedAt = now.toString();
+    if (state == JobState.CANCELLED) {
+      s.phase = ArmPhase.Cancelled.name();
+      s.message = "cancelled";
+      return;
+    }
+    s.phase = ArmPhase.Failed.name();
+    String prior = s.message == null || s.message.isEmpty() ? "" : " (" + s.message + ")";
+    s.message = "job ended " + state + (job.exitCode() == null ? "" : " with exit code " + job.exitCode())
+        + (job.reason() == null ? "" : ": " + job.reason()) + " without reporting an outcome" + prior;
+  }
+}
