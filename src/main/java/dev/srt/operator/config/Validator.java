@@ -181,7 +181,7 @@ public final class Validator {
         out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
       }
       if (disaggregated) {
-        out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet; use aggWorkers"));
+        out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet for frontend.type: dynamo; use aggWorkers"));
       }
       managed(out, p + ".args", f.args, MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
     }
@@ -297,7 +297,7 @@ public final class Validator {
     if (d.sidecarPort != null) {
       int workers = spec.resources == null || spec.resources.aggWorkers == null ? 1 : spec.resources.aggWorkers;
       if (d.sidecarPort < 1 || d.sidecarPort + workers - 1 > 65535) {
-        out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports must resolve between 1 and 65535"));
+        out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535"));
       }
     }
   }
