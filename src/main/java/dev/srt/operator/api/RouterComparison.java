@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -31,4 +32,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ValidationRule(value = "size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
     message = "metadata.name must be a DNS label (lower-case letters, digits, '-'; at most 63 characters): it names jobs and run directories")
 public class RouterComparison extends CustomResource<RouterComparisonSpec, RouterComparisonStatus> implements Namespaced {
+  // Overridden only to document spec and status in the generated schema.
+  @Override
+  @JsonPropertyDescription("What is held constant (model, topology, engine, workload) and the arms that differ only in routing.")
+  public RouterComparisonSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription("Progress of the arms and their results; written by the operator only.")
+  public RouterComparisonStatus getStatus() {
+    return super.getStatus();
+  }
 }
