@@ -14,6 +14,7 @@ import dev.srt.operator.api.SshSpec;
 import dev.srt.operator.api.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -100,7 +101,8 @@ public final class Validator {
         && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
-    return out;
+    // A rule about the shared spec runs once per arm that triggers it; report each problem once.
+    return new ArrayList<>(new LinkedHashSet<>(out));
   }
 
   private static void arms(List<Problem> out, RouterComparisonSpec spec, boolean disaggregated) {
@@ -344,12 +346,12 @@ public final class Validator {
     if (!Set.of("ssh", "local").contains(transport)) {
       out.add(Problem.error("spec.transport", "must be ssh or local"));
     }
-    if ("ssh".equals(transport)) {
-      if (s.ssh == null) {
-        out.add(Problem.error("spec.ssh", "is required with transport: ssh"));
-      } else {
-        ssh(out, s.ssh);
-      }
+    if ("ssh".equals(transport) && s.ssh == null) {
+      out.add(Problem.error("spec.ssh", "is required with transport: ssh"));
+    }
+    if (s.ssh != null) {
+      // Checked whenever present, as the CRD's CEL rules on the ssh block do.
+      ssh(out, s.ssh);
     }
     requireAbsolute(out, "spec.workDir", s.workDir, true);
     positive(out, "spec.gpusPerNode", s.gpusPerNode);
