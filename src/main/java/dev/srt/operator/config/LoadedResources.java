@@ -105,7 +105,7 @@ public final class LoadedResources {
       }
       tree.fieldNames().forEachRemaining(f -> {
         if (!TOP_LEVEL.contains(f)) {
-          found.add(Problem.error(f, "unknown field; known fields: apiVersion, kind, metadata, spec"));
+          found.add(Problem.error(f, SchemaCheck.UNKNOWN_FIELD + "; known fields: apiVersion, kind, metadata, spec, status"));
         }
       });
       JsonNode spec = tree.get("spec");
@@ -116,7 +116,8 @@ public final class LoadedResources {
             : dev.srt.operator.api.GpuClusterSpec.class;
         found.addAll(schema.check(spec, specType, "spec"));
       }
-      if (found.stream().noneMatch(Problem::isError)) {
+      // Unknown fields are reported but do not stop binding: the semantic rules still run.
+      if (found.stream().noneMatch(p -> p.isError() && !SchemaCheck.isUnknownField(p))) {
         try {
           Object resource = Mappers.json().treeToValue(tree, type);
           sources.put(resource, doc);
