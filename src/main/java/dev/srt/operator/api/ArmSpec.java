@@ -3,6 +3,7 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** One arm: the only place where arms may differ, and only in routing. */
@@ -15,6 +16,7 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "dynamo.sidecar requires frontend.type: dynamo", fieldPath = ".dynamo.sidecar")
 public class ArmSpec {
   @Required
+  @Size(max = 63)
   @JsonPropertyDescription("Arm name: a DNS label, unique within the comparison. Used in job names, run directories and status.")
   public String name;
 

@@ -2,6 +2,8 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** How Dynamo is installed for arms whose frontend is dynamo. */
@@ -12,6 +14,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['nats', 'zmq']", message = "must be nats or zmq", fieldPath = ".eventPlane")
 @ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['nats', 'tcp', 'http']", message = "must be nats, tcp or http", fieldPath = ".requestPlane")
 @ValidationRule(value = "!has(self.wheel) || self.wheel.startsWith('/')", message = "must be an absolute host path", fieldPath = ".wheel")
+@ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
+    message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
 public class DynamoSpec {
   @JsonPropertyDescription("Released version installed from the package index (pip install ai-dynamo==<version>).")
   public String version;
@@ -31,6 +35,8 @@ public class DynamoSpec {
   @JsonPropertyDescription("Dynamo request plane (DYN_REQUEST_PLANE): nats, tcp or http. Default tcp.")
   public String requestPlane;
 
+  @Min(1)
+  @Max(65535)
   @JsonPropertyDescription("Base gRPC port of the native SGLang engines coupled to sidecars; worker i uses base+i. Default 50051.")
   public Integer sidecarPort;
 

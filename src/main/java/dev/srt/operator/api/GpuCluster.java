@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -22,4 +23,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Reachable", jsonPath = ".status.conditions[?(@.type==\"Reachable\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class GpuCluster extends CustomResource<GpuClusterSpec, GpuClusterStatus> implements Namespaced {
+  // Overridden only to document spec and status in the generated schema.
+  @Override
+  @JsonPropertyDescription("How to reach the host (SSH or local), how to run jobs on it (Slurm or direct) and where.")
+  public GpuClusterSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription("Reachability and what the last probe found; written by the operator only.")
+  public GpuClusterStatus getStatus() {
+    return super.getStatus();
+  }
 }

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
@@ -60,6 +61,7 @@ public class GpuClusterSpec {
   @JsonPropertyDescription("How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable).")
   public String pollInterval;
 
+  @JsonIgnore
   public boolean isLocal() {
     return "local".equals(transport);
   }

@@ -2,6 +2,7 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ public class GpuClusterStatus {
   @JsonPropertyDescription("The metadata.generation this status describes.")
   public Long observedGeneration;
 
+  @SchemaFrom(type = ConditionSchema[].class)
   @JsonPropertyDescription("Reachable: the host answered the last probe.")
   public List<Condition> conditions = new ArrayList<>();
 

@@ -16,6 +16,8 @@ import java.util.List;
 @ValidationRule(value = "!has(self.path) || self.path.startsWith('/')", message = "must be an absolute host path", fieldPath = ".path")
 @ValidationRule(value = "!has(self.crateSubdir) || (!self.crateSubdir.startsWith('/') && !self.crateSubdir.contains('..'))",
     message = "must be a relative path inside the repository", fieldPath = ".crateSubdir")
+@ValidationRule(value = "!has(self.config) || (!self.config.startsWith('/') && !self.config.contains('..'))",
+    message = "must be a relative path inside the crate directory", fieldPath = ".config")
 public class PolicyCatalogSpec {
   @JsonPropertyDescription("Git URL of the repository holding the catalog crate.")
   public String git;

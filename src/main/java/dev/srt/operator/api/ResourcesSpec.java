@@ -7,8 +7,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 
 /** Worker topology: either aggregated workers or a prefill/decode split, never both. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!((has(self.aggNodes) || has(self.aggWorkers)) && (has(self.prefillNodes) || has(self.decodeNodes) || has(self.prefillWorkers) || has(self.decodeWorkers)))",
-    message = "aggregated (agg*) and prefill/decode fields cannot be mixed")
+@ValidationRule(value = "!((has(self.aggNodes) || has(self.aggWorkers) || has(self.gpusPerWorker)) && (has(self.prefillNodes) || has(self.decodeNodes) || has(self.prefillWorkers) || has(self.decodeWorkers) || has(self.gpusPerPrefill) || has(self.gpusPerDecode)))",
+    message = "aggregated (agg*, gpusPerWorker) and prefill/decode fields cannot be mixed")
 @ValidationRule(value = "has(self.aggWorkers) || has(self.prefillWorkers) || has(self.decodeWorkers)",
     message = "set aggWorkers, or prefillWorkers and decodeWorkers")
 @ValidationRule(value = "has(self.prefillWorkers) == has(self.decodeWorkers)",

@@ -1,6 +1,8 @@
 package dev.srt.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -26,5 +28,20 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", type = AdditionalPrinterColumn.Type.STRING, priority = 1)
+// No fieldPath: the API server accepts only paths declared in the schema, and metadata is not.
+@ValidationRule(value = "size(self.metadata.name) <= 63 && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+    message = "metadata.name must be a DNS label (lower-case letters, digits, '-'; at most 63 characters): it names jobs and run directories")
 public class RouterComparison extends CustomResource<RouterComparisonSpec, RouterComparisonStatus> implements Namespaced {
+  // Overridden only to document spec and status in the generated schema.
+  @Override
+  @JsonPropertyDescription("What is held constant (model, topology, engine, workload) and the arms that differ only in routing.")
+  public RouterComparisonSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription("Progress of the arms and their results; written by the operator only.")
+  public RouterComparisonStatus getStatus() {
+    return super.getStatus();
+  }
 }

@@ -2,6 +2,7 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ public class RouterComparisonStatus {
   @JsonPropertyDescription("One line for humans: what is happening or what went wrong.")
   public String message;
 
+  @SchemaFrom(type = ConditionSchema[].class)
   @JsonPropertyDescription("SpecValid, ClusterReachable, Ready (the current arm serves), Complete, Degraded.")
   public List<Condition> conditions = new ArrayList<>();
 

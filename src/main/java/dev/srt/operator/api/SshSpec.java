@@ -11,6 +11,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "has(self.privateKeySecretRef) || has(self.privateKeyFile)", message = "set privateKeySecretRef (operator) or privateKeyFile (CLI)", fieldPath = ".privateKeySecretRef")
 @ValidationRule(value = "has(self.knownHostsSecretRef) || has(self.knownHostsFile) || (has(self.insecureSkipHostKeyVerification) && self.insecureSkipHostKeyVerification)",
     message = "set knownHostsSecretRef or knownHostsFile, or explicitly insecureSkipHostKeyVerification: true", fieldPath = ".knownHostsSecretRef")
+@ValidationRule(value = "!has(self.connectTimeout) || self.connectTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
+    message = "must be a duration such as 10s", fieldPath = ".connectTimeout")
 public class SshSpec {
   @Required
   @JsonPropertyDescription("Host name or address of the login node or GPU host.")

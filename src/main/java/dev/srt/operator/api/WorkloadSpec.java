@@ -11,7 +11,7 @@ import java.util.Map;
 /** The benchmark: run once per arm against that arm's router, identical in every arm. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.tool) || self.tool in ['bench-serving', 'aiperf', 'custom']", message = "must be bench-serving, aiperf or custom", fieldPath = ".tool")
-@ValidationRule(value = "!has(self.tool) || self.tool != 'custom' || has(self.command)", message = "workload.tool: custom needs command", fieldPath = ".command")
+@ValidationRule(value = "!has(self.tool) || self.tool != 'custom' || (has(self.command) && self.command.trim() != '')", message = "workload.tool: custom needs command", fieldPath = ".command")
 @ValidationRule(value = "!has(self.command) || (has(self.tool) && self.tool == 'custom')", message = "command is only used with tool: custom", fieldPath = ".command")
 public class WorkloadSpec {
   @JsonPropertyDescription("bench-serving (python -m sglang.bench_serving), aiperf (aiperf profile) or custom (command). Default bench-serving.")

@@ -6,6 +6,9 @@ import dev.srt.operator.api.Api;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -44,8 +47,10 @@ public final class LoadedResources {
     for (Path f : all) {
       try {
         r.addAll(YamlLoader.load(f));
+      } catch (JsonProcessingException e) {
+        r.problems.add(notYaml(f.toString(), e));
       } catch (IOException e) {
-        r.problems.add(Problem.error("", "cannot read: " + e.getMessage()).at(new Problem.Location(f.toString(), 1)));
+        r.problems.add(Problem.error("", "cannot read: " + reason(e)).at(new Problem.Location(f.toString(), 1)));
       }
     }
     if (clusterFile != null) {
@@ -64,11 +69,35 @@ public final class LoadedResources {
     LoadedResources r = new LoadedResources();
     try {
       r.addAll(YamlLoader.parse(name, yaml));
+    } catch (JsonProcessingException e) {
+      r.problems.add(notYaml(name, e));
     } catch (IOException e) {
-      r.problems.add(Problem.error("", "not valid YAML: " + e.getMessage()).at(new Problem.Location(name, 1)));
+      r.problems.add(Problem.error("", "cannot read: " + reason(e)).at(new Problem.Location(name, 1)));
     }
     r.validate();
     return r;
+  }
+
+  /** A YAML syntax error, at the line where the parser stopped. */
+  private static Problem notYaml(String file, JsonProcessingException e) {
+    int line = e.getLocation() == null || e.getLocation().getLineNr() < 1 ? 1 : e.getLocation().getLineNr();
+    String why = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+    // SnakeYAML's message interleaves its sentences with indented source excerpts; keep the sentences.
+    String sentences = String.join("; ", why.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0))).toList());
+    return Problem.error("", "not valid YAML: " + (sentences.isEmpty() ? why.strip() : sentences)).at(new Problem.Location(file, line));
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof CharacterCodingException) {
+      return "not UTF-8 text";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   private void addAll(List<SourceDocument> docs) {
@@ -96,7 +125,7 @@ public final class LoadedResources {
       }
       tree.fieldNames().forEachRemaining(f -> {
         if (!TOP_LEVEL.contains(f)) {
-          found.add(Problem.error(f, "unknown field; known fields: apiVersion, kind, metadata, spec"));
+          found.add(Problem.error(f, SchemaCheck.UNKNOWN_FIELD + "; known fields: apiVersion, kind, metadata, spec, status"));
         }
       });
       JsonNode spec = tree.get("spec");
@@ -107,7 +136,8 @@ public final class LoadedResources {
             : dev.srt.operator.api.GpuClusterSpec.class;
         found.addAll(schema.check(spec, specType, "spec"));
       }
-      if (found.stream().noneMatch(Problem::isError)) {
+      // Unknown fields are reported but do not stop binding: the semantic rules still run.
+      if (found.stream().noneMatch(p -> p.isError() && !SchemaCheck.isUnknownField(p))) {
         try {
           Object resource = Mappers.json().treeToValue(tree, type);
           sources.put(resource, doc);

@@ -30,9 +30,9 @@ public record Problem(Severity severity, String path, String message, Location l
     return new Problem(severity, path, message, where);
   }
 
-  /** {@code path: message}, the form used in status conditions and events. */
+  /** {@code path: message} (just the message for a whole file), the form used in status conditions and events. */
   public String describe() {
-    return (severity == Severity.WARNING ? "warning: " : "") + path + ": " + message;
+    return (severity == Severity.WARNING ? "warning: " : "") + (path.isEmpty() ? "" : path + ": ") + message;
   }
 
   /** {@code FILE:LINE: PATH: message}, the form the CLI prints. */

@@ -17,6 +17,9 @@ import java.util.TreeMap;
  * its field path. The real API server does the same with its structural schema.
  */
 public final class SchemaCheck {
+  /** How every unknown-field problem starts. */
+  public static final String UNKNOWN_FIELD = "unknown field";
+
   private final ObjectMapper mapper;
 
   public SchemaCheck(ObjectMapper mapper) {
@@ -27,6 +30,14 @@ public final class SchemaCheck {
     List<Problem> problems = new ArrayList<>();
     walk(node, mapper.constructType(type), path, problems);
     return problems;
+  }
+
+  /**
+   * Whether the problem is an unknown field. Those do not stop binding (the field is dropped, as
+   * the API server prunes it), so the rules still run and every problem is reported at once.
+   */
+  public static boolean isUnknownField(Problem p) {
+    return p.message().startsWith(UNKNOWN_FIELD);
   }
 
   private void walk(JsonNode node, JavaType type, String path, List<Problem> out) {
@@ -77,7 +88,7 @@ public final class SchemaCheck {
         String child = FieldPath.field(path, e.getKey());
         JavaType fieldType = known.get(e.getKey());
         if (fieldType == null) {
-          out.add(Problem.error(child, "unknown field; known fields: " + String.join(", ", known.keySet())));
+          out.add(Problem.error(child, UNKNOWN_FIELD + "; known fields: " + String.join(", ", known.keySet())));
         } else {
           walk(e.getValue(), fieldType, child, out);
         }

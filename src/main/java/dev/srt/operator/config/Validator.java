@@ -14,6 +14,7 @@ import dev.srt.operator.api.SshSpec;
 import dev.srt.operator.api.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,7 +102,8 @@ public final class Validator {
         && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
-    return out;
+    // A rule about the shared spec runs once per arm that triggers it; report each problem once.
+    return new ArrayList<>(new LinkedHashSet<>(out));
   }
 
   private static void arms(List<Problem> out, RouterComparisonSpec spec, boolean disaggregated) {
@@ -186,7 +188,7 @@ public final class Validator {
         out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
       }
       if (disaggregated) {
-        out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet; use aggWorkers"));
+        out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet for frontend.type: dynamo; use aggWorkers"));
       }
       managed(out, p + ".args", f.args, MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
     }
@@ -307,7 +309,7 @@ public final class Validator {
     if (d.sidecarPort != null) {
       int workers = spec.resources == null || spec.resources.aggWorkers == null ? 1 : spec.resources.aggWorkers;
       if (d.sidecarPort < 1 || d.sidecarPort + workers - 1 > 65535) {
-        out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports must resolve between 1 and 65535"));
+        out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535"));
       }
     }
   }
@@ -356,12 +358,12 @@ public final class Validator {
     if (!Set.of("ssh", "local").contains(transport)) {
       out.add(Problem.error("spec.transport", "must be ssh or local"));
     }
-    if ("ssh".equals(transport)) {
-      if (s.ssh == null) {
-        out.add(Problem.error("spec.ssh", "is required with transport: ssh"));
-      } else {
-        ssh(out, s.ssh);
-      }
+    if ("ssh".equals(transport) && s.ssh == null) {
+      out.add(Problem.error("spec.ssh", "is required with transport: ssh"));
+    }
+    if (s.ssh != null) {
+      // Checked whenever present, as the CRD's CEL rules on the ssh block do.
+      ssh(out, s.ssh);
     }
     requireAbsolute(out, "spec.workDir", s.workDir, true);
     tomlSafe(out, "spec.workDir", s.workDir);
