@@ -29,6 +29,9 @@ public class RouterComparisonStatus {
   @JsonPropertyDescription("SpecValid, ClusterReachable, Ready (the current arm serves), Complete, Degraded.")
   public List<Condition> conditions = new ArrayList<>();
 
+  @JsonPropertyDescription("The value of the srt.dev/rerun annotation the current runs answer; a new value starts every arm again.")
+  public String observedRerun;
+
   @JsonPropertyDescription("One entry per arm, in spec order.")
   public List<ArmStatus> arms = new ArrayList<>();
 }

@@ -1,0 +1,110 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.GpuClusterSpec;
+import dev.srt.operator.api.SecretKeyRef;
+import dev.srt.operator.api.SshSpec;
+import dev.srt.operator.config.Durations;
+import dev.srt.operator.host.Backend;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.SshConfig;
+import dev.srt.operator.host.SshTransport;
+import dev.srt.operator.host.Transport;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One open connection per GpuCluster, shared by the reconcilers and the poller, rebuilt when the
+ * cluster's spec or its Secrets change. The SSH key is read from the Secret into memory only; it
+ * is never logged, stored in status or written anywhere.
+ */
+public final class ClusterConnections implements Hosts {
+  private final KubernetesClient client;
+  private final MeterRegistry metrics;
+  private final Map<String, Entry> open = new HashMap<>();
+
+  private record Entry(String version, RunHost host) {}
+
+  public ClusterConnections(KubernetesClient client, MeterRegistry metrics) {
+    this.client = client;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public synchronized RunHost forCluster(GpuCluster cluster) throws HostException {
+    String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+    GpuClusterSpec spec = cluster.getSpec();
+    Secret keySecret = null;
+    Secret knownHostsSecret = null;
+    if (!spec.isLocal()) {
+      SshSpec ssh = spec.ssh;
+      keySecret = secret(cluster, ssh.privateKeySecretRef);
+      knownHostsSecret = ssh.knownHostsSecretRef == null ? null : secret(cluster, ssh.knownHostsSecretRef);
+    }
+    String version = cluster.getMetadata().getGeneration() + "|" + versionOf(keySecret) + "|" + versionOf(knownHostsSecret);
+    Entry entry = open.get(key);
+    if (entry != null && entry.version().equals(version)) {
+      return entry.host();
+    }
+    if (entry != null) {
+      entry.host().close();
+      open.remove(key);
+    }
+    Transport transport = spec.isLocal() ? new LocalTransport() : new SshTransport(sshConfig(cluster, keySecret, knownHostsSecret));
+    RunHost host = new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), spec.mode, metrics);
+    open.put(key, new Entry(version, host));
+    return host;
+  }
+
+  private SshConfig sshConfig(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException {
+    SshSpec ssh = cluster.getSpec().ssh;
+    byte[] key = data(keySecret, ssh.privateKeySecretRef);
+    byte[] knownHosts = knownHostsSecret == null ? null : data(knownHostsSecret, ssh.knownHostsSecretRef);
+    try {
+      return new SshConfig(ssh.host, ssh.port == null ? 22 : ssh.port, ssh.user, key, knownHosts,
+          Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification),
+          Durations.parse(ssh.connectTimeout, SshConfig.DEFAULT_CONNECT_TIMEOUT), SshConfig.DEFAULT_KEEPALIVE_INTERVAL);
+    } catch (IllegalArgumentException e) {
+      throw new HostException(HostException.Kind.AUTH, e.getMessage());
+    }
+  }
+
+  private Secret secret(GpuCluster cluster, SecretKeyRef ref) throws HostException {
+    if (ref == null) {
+      throw new HostException(HostException.Kind.AUTH, "spec.ssh.privateKeySecretRef is required by the operator "
+          + "(privateKeyFile is for the CLI)");
+    }
+    Secret s = client.secrets().inNamespace(cluster.getMetadata().getNamespace()).withName(ref.name).get();
+    if (s == null) {
+      throw new HostException(HostException.Kind.AUTH, "Secret " + ref.name + " not found in namespace "
+          + cluster.getMetadata().getNamespace());
+    }
+    return s;
+  }
+
+  private static byte[] data(Secret secret, SecretKeyRef ref) throws HostException {
+    if (secret.getData() != null && secret.getData().get(ref.key) != null) {
+      return Base64.getDecoder().decode(secret.getData().get(ref.key));
+    }
+    if (secret.getStringData() != null && secret.getStringData().get(ref.key) != null) {
+      return secret.getStringData().get(ref.key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    throw new HostException(HostException.Kind.AUTH, "Secret " + ref.name + " has no key " + ref.key);
+  }
+
+  private static String versionOf(Secret s) {
+    return s == null ? "-" : Objects.toString(s.getMetadata().getResourceVersion(), "?");
+  }
+
+  @Override
+  public synchronized void close() {
+    open.values().forEach(e -> e.host().close());
+    open.clear();
+  }
+}

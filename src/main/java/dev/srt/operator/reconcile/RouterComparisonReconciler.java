@@ -1,0 +1,482 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.Api;
+import dev.srt.operator.api.ArmSpec;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.config.Durations;
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.config.Problem;
+import dev.srt.operator.config.Validator;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.JobState;
+import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.Submission;
+import dev.srt.operator.plan.Hashes;
+import dev.srt.operator.plan.Planner;
+import dev.srt.operator.plan.RunPlan;
+import dev.srt.operator.plan.SpecHash;
+import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
+import dev.srt.operator.render.Scripts;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives the arms of a RouterComparison one at a time on their GpuCluster: validate, record the run
+ * id, submit, observe, and write status. It never waits for a host: it submits, records and returns;
+ * {@link RunObservations} polls the runs and wakes it when something changed.
+ */
+@ControllerConfiguration(name = "routercomparison", finalizerName = Api.FINALIZER, generationAwareEventProcessing = false)
+public class RouterComparisonReconciler implements Reconciler<RouterComparison>, Cleaner<RouterComparison> {
+  private static final Logger LOG = LoggerFactory.getLogger(RouterComparisonReconciler.class);
+  private static final Duration NOT_FOUND_GRACE = Duration.ofMinutes(2);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final KubernetesClient client;
+  private final Hosts hosts;
+  private final EventRecorder events;
+  private final Clock clock;
+  private final Duration startingPoll;
+  private final SimpleInboundEventSource<RouterComparison> wakeUps = new SimpleInboundEventSource<>("run-observations");
+  private final RunObservations observations;
+  private final Map<ResourceID, Integer> cleanupAttempts = new ConcurrentHashMap<>();
+
+  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, EventRecorder events, Clock clock, Duration startingPoll) {
+    this.client = client;
+    this.hosts = hosts;
+    this.events = events;
+    this.clock = clock;
+    this.startingPoll = startingPoll;
+    this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll);
+  }
+
+  @Override
+  public List<EventSource<?, RouterComparison>> prepareEventSources(EventSourceContext<RouterComparison> context) {
+    return List.of(wakeUps);
+  }
+
+  public RunObservations observations() {
+    return observations;
+  }
+
+  @Override
+  public UpdateControl<RouterComparison> reconcile(RouterComparison rc, Context<RouterComparison> context) {
+    Instant now = clock.instant();
+    String who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
+    RouterComparisonStatus old = rc.getStatus();
+    Run run = new Run(rc, who, now);
+    run.load();
+    run.observe();
+    run.cancelWhatMustStop();
+    Duration again = run.submitNext();
+    RouterComparisonStatus next = run.status();
+    run.emitTransitions(old, next);
+    if (!sameStatus(old, next)) {
+      PrimaryUpdateAndCacheUtils.mergePatchStatusAndCacheResource(rc, context, r -> {
+        r.setStatus(next);
+        return r;
+      });
+    }
+    UpdateControl<RouterComparison> control = UpdateControl.noUpdate();
+    return again == null ? control : control.rescheduleAfter(again);
+  }
+
+  /** One reconciliation of one comparison. */
+  private final class Run {
+    final RouterComparison rc;
+    final String who;
+    final Instant now;
+    final String ns;
+    final String name;
+    final ResourceID id;
+    final long generation;
+    GpuCluster cluster;
+    List<Problem> specErrors = new ArrayList<>();
+    ClusterState clusterState;
+    RunHost host;
+    final Map<String, ArmStatus> arms = new LinkedHashMap<>();
+    String observedRerun;
+    boolean rerun;
+
+    Run(RouterComparison rc, String who, Instant now) {
+      this.rc = rc;
+      this.who = who;
+      this.now = now;
+      this.ns = rc.getMetadata().getNamespace();
+      this.name = rc.getMetadata().getName();
+      this.id = ResourceID.fromResource(rc);
+      this.generation = rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration();
+    }
+
+    void load() {
+      RouterComparisonStatus old = rc.getStatus();
+      Map<String, ArmStatus> previous = new HashMap<>();
+      if (old != null && old.arms != null) {
+        old.arms.forEach(a -> previous.put(a.name, copy(a)));
+      }
+      for (ArmSpec arm : rc.getSpec() == null ? List.<ArmSpec>of() : rc.getSpec().arms) {
+        ArmStatus a = previous.remove(arm.name);
+        arms.put(arm.name, a != null ? a : pending(arm.name));
+      }
+      // Arms removed from the spec: keep watching one that still runs until it is cancelled.
+      previous.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).forEach(a -> arms.put(a.name, a));
+      observedRerun = old == null ? null : old.observedRerun;
+      String token = annotation(Api.RERUN_ANNOTATION);
+      rerun = token != null && !token.equals(observedRerun);
+      if (rerun) {
+        observedRerun = token;
+      }
+
+      String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+      cluster = clusterName == null ? null : client.resources(GpuCluster.class).inNamespace(ns).withName(clusterName).get();
+      specErrors = Validator.validate(rc, cluster).stream().filter(Problem::isError).toList();
+      if (cluster == null) {
+        clusterState = new ClusterState(false, "ClusterNotFound", "GpuCluster " + clusterName + " not found in namespace " + ns);
+        return;
+      }
+      List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
+      if (!clusterErrors.isEmpty()) {
+        clusterState = new ClusterState(false, "ClusterInvalid", "GpuCluster " + clusterName + ": "
+            + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
+        return;
+      }
+      try {
+        host = hosts.forCluster(cluster);
+        ClusterState polled = observations.clusterState(clusterKey());
+        clusterState = polled != null ? polled : new ClusterState(null, "Probing", "connecting to " + host.describe());
+      } catch (HostException e) {
+        clusterState = new ClusterState(false, "Unreachable", e.getMessage());
+      }
+    }
+
+    /** Replays each in-flight run's events into its status. */
+    void observe() {
+      for (ArmStatus a : arms.values()) {
+        if (!ArmPhase.of(a.phase).inFlight() || a.runId == null) {
+          continue;
+        }
+        RunRef ref = ref(a);
+        if (host != null) {
+          observations.track(id, clusterKey(), host, ref, a.jobId, pollInterval());
+        }
+        observations.view(ref).ifPresent(view -> {
+          RunPlan plan = planFor(a.name);
+          ArmStatus fresh = ArmProgress.submitted(a.name, a.runId, a.jobId, a.runDir, a.scriptHash, a.specHash,
+              plan, Instant.parse(a.startedAt));
+          ArmProgress.apply(fresh, view.events(), view.job(), now);
+          if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
+              && view.events().isEmpty() && Instant.parse(a.startedAt).plus(NOT_FOUND_GRACE).isBefore(now)) {
+            fresh.phase = ArmPhase.Failed.name();
+            fresh.finishedAt = now.toString();
+            fresh.message = "job " + a.jobId + " is not known to the host";
+          }
+          arms.put(a.name, fresh);
+          if (ArmPhase.of(fresh.phase).terminal()) {
+            observations.untrack(ref);
+            LOG.info("{} arm {}: run {} {}", who, a.name, a.runId, fresh.phase);
+          }
+        });
+      }
+    }
+
+    /** Cancels runs that must stop: suspended, rerun requested, spec changed, or arm removed. */
+    void cancelWhatMustStop() {
+      boolean suspended = rc.getSpec() != null && rc.getSpec().suspended();
+      for (ArmStatus a : new ArrayList<>(arms.values())) {
+        String why = null;
+        if (!specHasArm(a.name)) {
+          why = "the arm was removed from the spec";
+        } else if (suspended) {
+          why = "spec.suspend is true";
+        } else if (rerun) {
+          why = "a rerun was requested";
+        } else if (specErrors.isEmpty() && cluster != null && a.specHash != null && !a.specHash.equals(specHash(a.name))) {
+          why = "the arm's spec changed";
+        }
+        if (why == null) {
+          continue;
+        }
+        if (ArmPhase.of(a.phase).inFlight() || (ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null)) {
+          if (host == null) {
+            a.message = "cannot cancel yet (" + why + "): cluster unreachable";
+            continue;
+          }
+          try {
+            host.cancel(ref(a), a.jobId);
+            observations.untrack(ref(a));
+            LOG.info("{} arm {}: cancelled run {} because {}", who, a.name, a.runId, why);
+            a.phase = ArmPhase.Cancelled.name();
+            a.finishedAt = now.toString();
+            a.message = "cancelled: " + why;
+          } catch (HostException e) {
+            a.message = "cancel failed (" + why + "): " + e.getMessage();
+            LOG.warn("{} arm {}: cancel failed: {}", who, a.name, e.getMessage());
+            continue;
+          }
+        }
+        if (!specHasArm(a.name)) {
+          arms.remove(a.name);
+        } else if (!suspended) {
+          arms.put(a.name, pending(a.name));
+        }
+      }
+      if (!suspended) {
+        // A run that was cancelled (by suspend, or on the host) runs again once nothing holds it.
+        arms.replaceAll((n, a) -> ArmPhase.of(a.phase) == ArmPhase.Cancelled ? pending(n) : a);
+      }
+    }
+
+    /** Records a run id, then submits: one step per reconcile, so a restart never submits twice. */
+    Duration submitNext() {
+      if (!specErrors.isEmpty() || host == null || (rc.getSpec() != null && rc.getSpec().suspended())) {
+        return host == null && specErrors.isEmpty() ? Duration.ofSeconds(15) : null;
+      }
+      if (arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight())) {
+        return Duration.ofMinutes(5);
+      }
+      ArmStatus next = order().stream().map(arms::get)
+          .filter(a -> a != null && ArmPhase.of(a.phase) == ArmPhase.Pending).findFirst().orElse(null);
+      if (next == null) {
+        return null;
+      }
+      if (next.runId == null) {
+        next.runId = "r" + HexFormat.of().formatHex(randomBytes());
+        next.specHash = specHash(next.name);
+        next.message = "submitting run " + next.runId;
+        return Duration.ofMillis(100);
+      }
+      RunRef ref = ref(next);
+      try {
+        RunPlan plan = planFor(next.name);
+        String script = Scripts.render(plan);
+        String scriptHash = "sha256:" + Hashes.sha256(script);
+        ScriptConfigMaps.store(client, rc, next.name, next.runId, Scripts.fileName(plan), script, scriptHash);
+        Submission s = host.submit(ref, script);
+        ArmStatus submitted = ArmProgress.submitted(next.name, next.runId, s.jobId(), host.runDir(ref), scriptHash,
+            next.specHash, plan, now);
+        if (s.alreadyExisted()) {
+          submitted.message = "found the run's existing job " + s.jobId();
+        }
+        arms.put(next.name, submitted);
+        observations.track(id, clusterKey(), host, ref, s.jobId(), pollInterval());
+        LOG.info("{} arm {}: run {} submitted as job {}{}", who, next.name, next.runId, s.jobId(),
+            s.alreadyExisted() ? " (found, not resubmitted)" : "");
+        return Duration.ofMinutes(5);
+      } catch (HostException e) {
+        clusterState = new ClusterState(false, "Unreachable", e.getMessage());
+        next.message = "submit failed, will retry: " + e.getMessage();
+        LOG.warn("{} arm {}: submit failed: {}", who, next.name, e.getMessage());
+        return Duration.ofSeconds(15);
+      }
+    }
+
+    RouterComparisonStatus status() {
+      String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
+          .findFirst().orElse(null);
+      return withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
+          clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null), now));
+    }
+
+    RouterComparisonStatus withRerun(RouterComparisonStatus s) {
+      s.observedRerun = observedRerun;
+      return s;
+    }
+
+    void emitTransitions(RouterComparisonStatus old, RouterComparisonStatus next) {
+      if (!isFalse(old, StatusAggregator.SPEC_VALID) && isFalse(next, StatusAggregator.SPEC_VALID)) {
+        events.record(rc, EventReason.SpecInvalid, null, Conditions.find(next.conditions, StatusAggregator.SPEC_VALID).getMessage());
+      }
+      if (!isFalse(old, StatusAggregator.CLUSTER_REACHABLE) && isFalse(next, StatusAggregator.CLUSTER_REACHABLE)) {
+        events.record(rc, EventReason.ClusterUnreachable, null, Conditions.find(next.conditions, StatusAggregator.CLUSTER_REACHABLE).getMessage());
+      }
+      Map<String, ArmStatus> before = new HashMap<>();
+      if (old != null && old.arms != null) {
+        old.arms.forEach(a -> before.put(a.name, a));
+      }
+      for (ArmStatus a : next.arms) {
+        ArmStatus b = before.get(a.name);
+        boolean sameRun = b != null && Objects.equals(b.runId, a.runId);
+        ArmPhase was = sameRun ? ArmPhase.of(b.phase) : ArmPhase.Pending;
+        ArmPhase is = ArmPhase.of(a.phase);
+        String subject = a.name;
+        if (was == ArmPhase.Pending && is != ArmPhase.Pending && a.jobId != null) {
+          events.record(rc, EventReason.Submitted, subject, "arm " + a.name + ": run " + a.runId + " submitted as job " + a.jobId);
+        }
+        boolean workersWere = sameRun && b.workers != null && b.workers.total > 0 && b.workers.ready == b.workers.total;
+        if (!workersWere && a.workers != null && a.workers.total > 0 && a.workers.ready == a.workers.total) {
+          events.record(rc, EventReason.WorkersReady, subject, "arm " + a.name + ": all " + a.workers.total + " workers healthy");
+        }
+        boolean routerWas = sameRun && b.router != null && b.router.ready;
+        if (!routerWas && a.router != null && a.router.ready) {
+          events.record(rc, EventReason.RouterReady, subject, "arm " + a.name + ": router ready at " + a.router.url);
+        }
+        if (!was.terminal() && is.terminal() && a.runId != null) {
+          EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
+              : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
+          events.record(rc, reason, subject, "arm " + a.name + ": " + is.name().toLowerCase() + (a.message == null ? "" : ": " + a.message));
+        }
+      }
+    }
+
+    List<String> order() {
+      List<String> names = new ArrayList<>(rc.getSpec().arms.stream().map(a -> a.name).toList());
+      if (rc.getSpec().execution != null && "randomized".equals(rc.getSpec().execution.order)) {
+        // Stable across restarts: seeded by the object's identity and generation.
+        Collections.shuffle(names, new Random(Objects.hash(rc.getMetadata().getUid(), generation)));
+      }
+      return names;
+    }
+
+    boolean specHasArm(String arm) {
+      return rc.getSpec() != null && rc.getSpec().arms.stream().anyMatch(a -> a.name.equals(arm));
+    }
+
+    String specHash(String arm) {
+      ArmSpec spec = rc.getSpec().arms.stream().filter(a -> a.name.equals(arm)).findFirst().orElseThrow();
+      return SpecHash.of(rc.getSpec(), spec, cluster == null ? null : cluster.getSpec());
+    }
+
+    RunPlan planFor(String arm) {
+      return Planner.plan(rc, cluster, arm, null);
+    }
+
+    RunRef ref(ArmStatus a) {
+      return new RunRef(ns, name, a.name, a.runId);
+    }
+
+    String clusterKey() {
+      return ns + "/" + cluster.getMetadata().getName();
+    }
+
+    Duration pollInterval() {
+      return Durations.parse(cluster.getSpec().pollInterval, Duration.ofSeconds(5));
+    }
+
+    String annotation(String key) {
+      return rc.getMetadata().getAnnotations() == null ? null : rc.getMetadata().getAnnotations().get(key);
+    }
+  }
+
+  @Override
+  public DeleteControl cleanup(RouterComparison rc, Context<RouterComparison> context) {
+    String who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
+    ResourceID id = ResourceID.fromResource(rc);
+    List<ArmStatus> running = rc.getStatus() == null || rc.getStatus().arms == null ? List.of()
+        : rc.getStatus().arms.stream().filter(a -> a.runId != null
+            && (ArmPhase.of(a.phase).inFlight() || ArmPhase.of(a.phase) == ArmPhase.Pending)).toList();
+    Map<String, String> annotations = rc.getMetadata().getAnnotations();
+    if (annotations != null && "true".equals(annotations.get(Api.ORPHAN_ON_DELETE_ANNOTATION))) {
+      running.forEach(a -> observations.untrack(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId)));
+      LOG.info("{}: deleted with {}: leaving {} run(s) on the host", who, Api.ORPHAN_ON_DELETE_ANNOTATION, running.size());
+      cleanupAttempts.remove(id);
+      return DeleteControl.defaultDelete();
+    }
+    String problem = null;
+    try {
+      String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+      GpuCluster cluster = running.isEmpty() || clusterName == null ? null
+          : client.resources(GpuCluster.class).inNamespace(rc.getMetadata().getNamespace()).withName(clusterName).get();
+      if (!running.isEmpty() && cluster == null) {
+        problem = "GpuCluster " + clusterName + " not found, so its jobs cannot be cancelled";
+      } else if (!running.isEmpty()) {
+        RunHost host = hosts.forCluster(cluster);
+        for (ArmStatus a : running) {
+          RunRef ref = new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId);
+          host.cancel(ref, a.jobId);
+          observations.untrack(ref);
+          LOG.info("{} arm {}: cancelled run {} on deletion", who, a.name, a.runId);
+          events.record(rc, EventReason.Cancelled, a.name, "arm " + a.name + ": cancelled because the comparison is being deleted");
+        }
+      }
+    } catch (HostException e) {
+      problem = "cannot cancel jobs: " + e.getMessage();
+    }
+    if (problem == null) {
+      cleanupAttempts.remove(id);
+      return DeleteControl.defaultDelete();
+    }
+    int attempt = cleanupAttempts.merge(id, 1, Integer::sum);
+    String message = problem + "; retrying (set annotation " + Api.ORPHAN_ON_DELETE_ANNOTATION + "=\"true\" to delete without cancelling)";
+    LOG.warn("{}: {}", who, message);
+    if (attempt == 1) {
+      events.record(rc, EventReason.ClusterUnreachable, "delete", message);
+    }
+    RouterComparisonStatus degraded = StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(
+        rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration(), List.of(),
+        new ClusterState(false, "Unreachable", problem), false,
+        rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms, null, message), clock.instant());
+    degraded.observedRerun = rc.getStatus() == null ? null : rc.getStatus().observedRerun;
+    try {
+      PrimaryUpdateAndCacheUtils.mergePatchStatusAndCacheResource(rc, context, r -> {
+        r.setStatus(degraded);
+        return r;
+      });
+    } catch (RuntimeException e) {
+      LOG.warn("{}: cannot write status during deletion: {}", who, e.getMessage());
+    }
+    long delay = Math.min(300_000L, 2_000L * (1L << Math.min(attempt, 8)));
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+  }
+
+  static ArmStatus pending(String arm) {
+    ArmStatus a = new ArmStatus();
+    a.name = arm;
+    a.phase = ArmPhase.Pending.name();
+    return a;
+  }
+
+  static ArmStatus copy(ArmStatus a) {
+    return Mappers.json().convertValue(a, ArmStatus.class);
+  }
+
+  static boolean sameStatus(RouterComparisonStatus a, RouterComparisonStatus b) {
+    return a != null && Mappers.json().valueToTree(a).equals(Mappers.json().valueToTree(b));
+  }
+
+  static boolean isFalse(RouterComparisonStatus s, String type) {
+    if (s == null || s.conditions == null) {
+      return false;
+    }
+    var c = Conditions.find(s.conditions, type);
+    return c != null && Conditions.FALSE.equals(c.getStatus());
+  }
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[4];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  /** Stops the poller (the operator calls this on shutdown). */
+  public void close() {
+    observations.close();
+  }
+}

@@ -1,0 +1,37 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.host.ActiveRun;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.HostProbe;
+import dev.srt.operator.host.RunObservation;
+import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.Submission;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * The GPU host of one GpuCluster as the reconcilers see it. Production uses {@link BackendRunHost}
+ * (SSH or local, Slurm or direct); tests use a fake whose failures can be injected.
+ */
+public interface RunHost extends AutoCloseable {
+  /** Submits the run's script unless the run already has a job (idempotent). */
+  Submission submit(RunRef run, String script) throws HostException;
+
+  /** Stops the run's job; "already gone" is success (idempotent). */
+  void cancel(RunRef run, String jobId) throws HostException;
+
+  /** Job states and new events of all given runs, in one remote command. */
+  Map<RunRef, RunObservation> poll(Collection<ActiveRun> runs) throws HostException;
+
+  /** Facts about the host (Slurm version, partitions, GPUs). */
+  HostProbe.Facts probe() throws HostException;
+
+  /** The run directory of a run on the host. */
+  String runDir(RunRef run);
+
+  /** For logs and status messages; never contains key material. */
+  String describe();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,75 @@
+package dev.srt.operator.reconcile;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The operator: both reconcilers registered with JOSDK, sharing one set of host connections.
+ * Status is written with JSON merge patches (no server-side apply), which every API server and the
+ * Fabric8 mock server accept.
+ */
+public final class SrtOperator implements AutoCloseable {
+  /** What can be tuned from the command line. */
+  public record Settings(Set<String> namespaces, String leaderElectionNamespace, Duration clusterProbeInterval,
+      Duration startingPollInterval) {
+    public static Settings defaults() {
+      return new Settings(Set.of(), null, Duration.ofSeconds(30), Duration.ofSeconds(1));
+    }
+  }
+
+  private final Operator operator;
+  private final Hosts hosts;
+  private final RouterComparisonReconciler comparisons;
+
+  public SrtOperator(KubernetesClient client, Hosts hosts, MeterRegistry metrics, Settings settings) {
+    this.hosts = hosts;
+    Clock clock = Clock.systemUTC();
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false);
+      if (settings.leaderElectionNamespace() != null) {
+        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("srt-operator", settings.leaderElectionNamespace()));
+      }
+    });
+    EventRecorder events = new EventRecorder(client);
+    this.comparisons = new RouterComparisonReconciler(client, hosts, events, clock, settings.startingPollInterval());
+    operator.register(comparisons, c -> {
+      if (!settings.namespaces().isEmpty()) {
+        c.settingNamespaces(settings.namespaces());
+      }
+    });
+    operator.register(new GpuClusterReconciler(hosts, clock, settings.clusterProbeInterval()), c -> {
+      if (!settings.namespaces().isEmpty()) {
+        c.settingNamespaces(settings.namespaces());
+      }
+    });
+    Gauge.builder("srt_tracked_runs", comparisons.observations(), RunObservations::trackedCount)
+        .description("Runs being observed on GPU hosts").register(metrics);
+  }
+
+  public void start() {
+    operator.start();
+  }
+
+  public boolean started() {
+    return operator.getRuntimeInfo().isStarted();
+  }
+
+  /** All informers and event sources are healthy. */
+  public boolean healthy() {
+    return operator.getRuntimeInfo().isStarted() && operator.getRuntimeInfo().allEventSourcesAreHealthy();
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+    comparisons.close();
+    hosts.close();
+  }
+
+}
