@@ -50,7 +50,9 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
 
   @Override
   public List<EventSource<?, GpuCluster>> prepareEventSources(EventSourceContext<GpuCluster> context) {
-    var config = new PerResourcePollingConfigurationBuilder<ProbeResult, GpuCluster, String>(this::probe, period).build();
+    // One probe result per cluster: its id is constant.
+    var config = new PerResourcePollingConfigurationBuilder<ProbeResult, GpuCluster, String>(this::probe, period)
+        .withResourceIDMapper(r -> "probe").build();
     return List.of(new PerResourcePollingEventSource<>(ProbeResult.class, context, config));
   }
 
@@ -109,7 +111,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
     if (old == null || !Mappers.json().valueToTree(old).equals(Mappers.json().valueToTree(s))) {
       LOG.info("GpuCluster {}/{}: {}", cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
           probe == null ? "probing" : probe.reason() + ": " + probe.message());
-      PrimaryUpdateAndCacheUtils.mergePatchStatusAndCacheResource(cluster, context, r -> {
+      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, r -> {
         r.setStatus(s);
         return r;
       });

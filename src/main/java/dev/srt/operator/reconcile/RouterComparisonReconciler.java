@@ -100,7 +100,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     RouterComparisonStatus next = run.status();
     run.emitTransitions(old, next);
     if (!sameStatus(old, next)) {
-      PrimaryUpdateAndCacheUtils.mergePatchStatusAndCacheResource(rc, context, r -> {
+      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
         r.setStatus(next);
         return r;
       });
@@ -435,7 +435,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms, null, message), clock.instant());
     degraded.observedRerun = rc.getStatus() == null ? null : rc.getStatus().observedRerun;
     try {
-      PrimaryUpdateAndCacheUtils.mergePatchStatusAndCacheResource(rc, context, r -> {
+      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
         r.setStatus(degraded);
         return r;
       });

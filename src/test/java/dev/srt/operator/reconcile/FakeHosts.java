@@ -1,0 +1,164 @@
+package dev.srt.operator.reconcile;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.host.ActiveRun;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.HostProbe;
+import dev.srt.operator.host.JobState;
+import dev.srt.operator.host.JobStatus;
+import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.host.RunObservation;
+import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.Submission;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A GPU host in memory: jobs keyed by run (so a repeated submit finds the first job, as the real
+ * backends do), scripted events, and failures that tests switch on. State lives in {@link State} so
+ * that a "restarted operator" can get fresh FakeHosts over the same host.
+ */
+final class FakeHosts implements Hosts {
+  /** The host itself, shared across operator restarts. */
+  static final class State {
+    final Map<RunRef, String> jobs = new LinkedHashMap<>();
+    final Map<RunRef, List<RunEvent>> events = new LinkedHashMap<>();
+    final Map<RunRef, JobStatus> jobStatus = new LinkedHashMap<>();
+    final Map<RunRef, String> scripts = new LinkedHashMap<>();
+    final List<RunRef> cancelled = new CopyOnWriteArrayList<>();
+    final AtomicInteger submitCalls = new AtomicInteger();
+    final AtomicInteger pollCalls = new AtomicInteger();
+    final AtomicInteger nextJob = new AtomicInteger(1000);
+    volatile boolean unreachable;
+
+    synchronized List<RunRef> runs() {
+      return new ArrayList<>(jobs.keySet());
+    }
+
+    synchronized RunRef runOf(String arm) {
+      return jobs.keySet().stream().filter(r -> r.arm().equals(arm)).reduce((a, b) -> b).orElse(null);
+    }
+
+    /** Appends an event the run's script would write. */
+    synchronized void emit(RunRef run, String event, String... fields) {
+      ObjectNode node = Mappers.json().createObjectNode();
+      node.put("event", event);
+      for (int i = 0; i + 1 < fields.length; i += 2) {
+        node.put(fields[i], fields[i + 1]);
+      }
+      events.computeIfAbsent(run, r -> new ArrayList<>()).add(new RunEvent(Instant.now(), event, node));
+      if (event.equals("finished")) {
+        jobStatus.put(run, new JobStatus("succeeded".equals(node.path("status").asText()) ? JobState.COMPLETED : JobState.FAILED, null, 0));
+      }
+    }
+
+    /** The events of a run that goes from start to a successful benchmark. */
+    void succeed(RunRef run) {
+      emit(run, "run-started");
+      emit(run, "phase", "phase", "building");
+      emit(run, "phase", "phase", "starting");
+      emit(run, "endpoint-ready", "name", "worker-0", "role", "worker", "url", "http://127.0.0.1:6100");
+      emit(run, "endpoint-ready", "name", "worker-1", "role", "worker", "url", "http://127.0.0.1:6132");
+      emit(run, "gate-passed", "gate", "workers-health");
+      emit(run, "endpoint-ready", "name", "router", "role", "router", "url", "http://127.0.0.1:8000");
+      emit(run, "phase", "phase", "ready");
+      emit(run, "phase", "phase", "benchmarking");
+      emit(run, "result", "file", "results/bench-serving.jsonl");
+      emit(run, "finished", "status", "succeeded", "code", "0");
+    }
+  }
+
+  final State state;
+
+  FakeHosts(State state) {
+    this.state = state;
+  }
+
+  @Override
+  public RunHost forCluster(GpuCluster cluster) {
+    return new Host();
+  }
+
+  @Override
+  public void close() {}
+
+  private final class Host implements RunHost {
+    @Override
+    public Submission submit(RunRef run, String script) throws HostException {
+      state.submitCalls.incrementAndGet();
+      check();
+      synchronized (state) {
+        String existing = state.jobs.get(run);
+        if (existing != null) {
+          return new Submission(existing, true);
+        }
+        String job = String.valueOf(state.nextJob.incrementAndGet());
+        state.jobs.put(run, job);
+        state.scripts.put(run, script);
+        state.jobStatus.put(run, new JobStatus(JobState.RUNNING, null, null));
+        return new Submission(job, false);
+      }
+    }
+
+    @Override
+    public void cancel(RunRef run, String jobId) throws HostException {
+      check();
+      synchronized (state) {
+        state.cancelled.add(run);
+        JobStatus s = state.jobStatus.get(run);
+        if (s != null && !s.terminal()) {
+          state.jobStatus.put(run, new JobStatus(JobState.CANCELLED, null, null));
+        }
+      }
+    }
+
+    @Override
+    public Map<RunRef, RunObservation> poll(Collection<ActiveRun> runs) throws HostException {
+      state.pollCalls.incrementAndGet();
+      check();
+      Map<RunRef, RunObservation> out = new LinkedHashMap<>();
+      synchronized (state) {
+        for (ActiveRun a : runs) {
+          List<RunEvent> all = state.events.getOrDefault(a.run(), List.of());
+          int from = (int) Math.min(Math.max(a.eventsOffset(), 0), all.size());
+          JobStatus job = state.jobStatus.getOrDefault(a.run(), new JobStatus(JobState.NOT_FOUND, null, null));
+          out.put(a.run(), new RunObservation(job, all.subList(from, all.size()), all.size(), false, false, 0));
+        }
+      }
+      return out;
+    }
+
+    @Override
+    public HostProbe.Facts probe() throws HostException {
+      check();
+      return new HostProbe.Facts("slurm 22.05.8", List.of("debug*"), List.of("node1 gpu:8"), "node1");
+    }
+
+    @Override
+    public String runDir(RunRef run) {
+      return run.runDir("/work");
+    }
+
+    @Override
+    public String describe() {
+      return "fake host";
+    }
+
+    @Override
+    public void close() {}
+
+    private void check() throws HostException {
+      if (state.unreachable) {
+        throw new HostException(HostException.Kind.UNREACHABLE, "fake host: connection refused");
+      }
+    }
+  }
+}

@@ -1,0 +1,282 @@
+package dev.srt.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.srt.operator.api.Api;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.host.RunRef;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.FileInputStream;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real JOSDK operator in this JVM against the Fabric8 CRUD mock API server (the one accepted
+ * stand-in: no kube-apiserver can be had here; it ignores CRD schemas and CEL, which is why the
+ * operator validates in Java too), with a fake GPU host whose failures are switched on by the test.
+ */
+class OperatorMockIT {
+  static final String NS = "bench";
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+  FakeHosts.State host;
+  SrtOperator operator;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    server.init();
+    client = server.createClient();
+    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
+      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
+        client.apiextensions().v1().customResourceDefinitions().resource(
+            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
+      }
+    }
+    host = new FakeHosts.State();
+    operator = startOperator();
+  }
+
+  SrtOperator startOperator() {
+    SrtOperator op = new SrtOperator(client, new FakeHosts(host), new SimpleMeterRegistry(),
+        new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200)));
+    op.start();
+    return op;
+  }
+
+  @AfterEach
+  void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+    client.close();
+    server.destroy();
+  }
+
+  void apply(String yaml) {
+    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
+    for (GpuCluster c : r.clusters()) {
+      c.getMetadata().setNamespace(NS);
+      client.resource(c).create();
+    }
+    for (RouterComparison rc : r.comparisons()) {
+      rc.getMetadata().setNamespace(NS);
+      client.resource(rc).create();
+    }
+  }
+
+  static String exampleWithLocalCluster() throws Exception {
+    return Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: h100-box}
+        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8, pollInterval: 1s}
+        """;
+  }
+
+  RouterComparison rc() {
+    return client.resources(RouterComparison.class).inNamespace(NS).withName("qwen3-32b-routers").get();
+  }
+
+  ArmStatus arm(String name) {
+    RouterComparison rc = rc();
+    if (rc == null || rc.getStatus() == null) {
+      return null;
+    }
+    return rc.getStatus().arms.stream().filter(a -> a.name.equals(name)).findFirst().orElse(null);
+  }
+
+  String condition(String type) {
+    RouterComparison rc = rc();
+    if (rc == null || rc.getStatus() == null) {
+      return null;
+    }
+    var c = Conditions.find(rc.getStatus().conditions, type);
+    return c == null ? null : c.getStatus();
+  }
+
+  List<String> eventReasons() {
+    return client.v1().events().inNamespace(NS).list().getItems().stream().map(Event::getReason).toList();
+  }
+
+  @Test
+  void runsEveryArmToSuccessWithConditionsAndEvents() throws Exception {
+    apply(exampleWithLocalCluster());
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      await().atMost(WAIT).until(() -> host.runOf(arm) != null);
+      RunRef run = host.runOf(arm);
+      await().atMost(WAIT).until(() -> arm(arm) != null && "Submitted".equals(arm(arm).phase));
+      // Only one arm runs at a time: the GPUs are shared.
+      assertThat(host.runs().stream().filter(r -> !host.jobStatus.get(r).terminal())).hasSize(1);
+      host.emit(run, "phase", "phase", "starting");
+      host.emit(run, "endpoint-ready", "name", "worker-0", "role", "worker", "url", "http://127.0.0.1:6100");
+      await().atMost(WAIT).until(() -> arm(arm).workers.ready == 1 && "Starting".equals(arm(arm).phase));
+      assertThat(condition("Ready")).isEqualTo("False");
+      host.emit(run, "endpoint-ready", "name", "worker-1", "role", "worker", "url", "http://127.0.0.1:6132");
+      host.emit(run, "endpoint-ready", "name", "router", "role", "router", "url", "http://127.0.0.1:8000");
+      host.emit(run, "phase", "phase", "ready");
+      await().atMost(WAIT).until(() -> "True".equals(condition("Ready")));
+      assertThat(arm(arm).workers.ready).isEqualTo(2);
+      assertThat(arm(arm).router.ready).isTrue();
+      assertThat(rc().getStatus().currentArm).isEqualTo(arm);
+      host.emit(run, "phase", "phase", "benchmarking");
+      host.emit(run, "result", "file", "results/bench-serving.jsonl");
+      host.emit(run, "finished", "status", "succeeded", "code", "0");
+      await().atMost(WAIT).until(() -> "Succeeded".equals(arm(arm).phase));
+    }
+    await().atMost(WAIT).until(() -> "True".equals(condition("Complete")));
+    RouterComparison rc = rc();
+    assertThat(rc.getStatus().phase).isEqualTo("Succeeded");
+    assertThat(rc.getStatus().armsSummary).isEqualTo("3/3");
+    assertThat(rc.getStatus().observedGeneration).isEqualTo(rc.getMetadata().getGeneration());
+    assertThat(rc.getStatus().arms).allSatisfy(a -> {
+      assertThat(a.workers.ready).isEqualTo(2);
+      assertThat(a.router.ready).isTrue();
+      assertThat(a.resultFiles).contains("results/bench-serving.jsonl");
+      assertThat(a.scriptHash).startsWith("sha256:");
+    });
+    assertThat(host.submitCalls.get()).isEqualTo(3);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(eventReasons()).contains("Submitted", "WorkersReady", "RouterReady", "Succeeded"));
+    // Each run's script is kept in a ConfigMap owned by the comparison.
+    var cms = client.configMaps().inNamespace(NS).withLabel(ScriptConfigMaps.COMPARISON_LABEL, "qwen3-32b-routers").list().getItems();
+    assertThat(cms).hasSize(3);
+    assertThat(cms).allSatisfy(cm -> assertThat(cm.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(rc.getMetadata().getUid())));
+    assertThat(cms.get(0).getData().values().iterator().next()).startsWith("#!/bin/bash");
+  }
+
+  @Test
+  void invalidSpecSubmitsNothing() throws Exception {
+    apply(exampleWithLocalCluster().replace("hash: 4dca1626b2708383514fcd65ac816ba7429c05a4", "hash: 4dca16"));
+    await().atMost(WAIT).until(() -> "False".equals(condition("SpecValid")));
+    assertThat(rc().getStatus().phase).isEqualTo("Invalid");
+    assertThat(Conditions.find(rc().getStatus().conditions, "SpecValid").getMessage()).contains("spec.dynamo.hash");
+    await().atMost(WAIT).untilAsserted(() -> assertThat(eventReasons()).contains("SpecInvalid"));
+    assertThat(host.submitCalls.get()).isZero();
+    assertThat(host.runs()).isEmpty();
+  }
+
+  @Test
+  void restartedOperatorFindsTheJobInsteadOfSubmittingAgain() throws Exception {
+    apply(exampleWithLocalCluster());
+    await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").jobId != null);
+    String job = arm("sgl-router").jobId;
+    operator.close();
+    operator = startOperator();
+    RunRef run = host.runOf("sgl-router");
+    host.emit(run, "phase", "phase", "starting");
+    await().atMost(WAIT).until(() -> "Starting".equals(arm("sgl-router").phase));
+    assertThat(arm("sgl-router").jobId).isEqualTo(job);
+    assertThat(host.runs()).hasSize(1);
+  }
+
+  @Test
+  void runIdIsRecordedBeforeSubmitSoARetriedSubmitFindsTheJob() throws Exception {
+    host.unreachable = true;
+    apply(exampleWithLocalCluster());
+    await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").runId != null);
+    String runId = arm("sgl-router").runId;
+    await().atMost(WAIT).until(() -> "False".equals(condition("ClusterReachable")));
+    host.unreachable = false;
+    await().atMost(WAIT).until(() -> arm("sgl-router").jobId != null);
+    assertThat(arm("sgl-router").runId).isEqualTo(runId);
+    assertThat(host.runs()).extracting(RunRef::runId).containsExactly(runId);
+  }
+
+  @Test
+  void deletionCancelsTheRunningJobAndRemovesTheFinalizer() throws Exception {
+    apply(exampleWithLocalCluster());
+    await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").jobId != null);
+    RunRef run = host.runOf("sgl-router");
+    assertThat(rc().getMetadata().getFinalizers()).contains(Api.FINALIZER);
+    client.resource(rc()).delete();
+    await().atMost(WAIT).until(() -> rc() == null);
+    assertThat(host.cancelled).contains(run);
+  }
+
+  @Test
+  void deletionWaitsWhileTheHostIsUnreachable() throws Exception {
+    apply(exampleWithLocalCluster());
+    await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").jobId != null);
+    host.unreachable = true;
+    client.resource(rc()).delete();
+    await().atMost(WAIT).until(() -> "True".equals(condition("Degraded")));
+    assertThat(rc()).isNotNull();
+    assertThat(Conditions.find(rc().getStatus().conditions, "Degraded").getReason()).isEqualTo("CancelPending");
+    host.unreachable = false;
+    await().atMost(WAIT).until(() -> rc() == null);
+    assertThat(host.cancelled).contains(host.runOf("sgl-router"));
+  }
+
+  @Test
+  void suspendCancelsAndHoldsThenRerunStartsAgain() throws Exception {
+    apply(exampleWithLocalCluster());
+    await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").jobId != null);
+    RunRef first = host.runOf("sgl-router");
+    RouterComparison rc = rc();
+    rc.getSpec().suspend = true;
+    client.resource(rc).update();
+    await().atMost(WAIT).until(() -> "Suspended".equals(rc().getStatus().phase));
+    assertThat(host.cancelled).contains(first);
+    int submitted = host.runs().size();
+    rc = rc();
+    rc.getSpec().suspend = false;
+    client.resource(rc).update();
+    await().atMost(WAIT).until(() -> host.runs().size() == submitted + 1);
+    RunRef second = host.runOf("sgl-router");
+    assertThat(second.runId()).isNotEqualTo(first.runId());
+    host.succeed(second);
+    await().atMost(WAIT).until(() -> "Succeeded".equals(arm("sgl-router").phase));
+    rc = rc();
+    rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again-1"));
+    client.resource(rc).update();
+    await().atMost(WAIT).until(() -> host.runs().stream().filter(r -> r.arm().equals("sgl-router")).count() == 3);
+  }
+
+  @Test
+  void sharedFieldChangeRerunsEveryArmAndAnAddedArmRunsAlone() throws Exception {
+    apply(exampleWithLocalCluster());
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      await().atMost(WAIT).until(() -> host.runOf(arm) != null);
+      host.succeed(host.runOf(arm));
+      await().atMost(WAIT).until(() -> "Succeeded".equals(arm(arm).phase));
+    }
+    RouterComparison rc = rc();
+    var extra = client.getKubernetesSerialization().convertValue(rc.getSpec().arms.get(1), dev.srt.operator.api.ArmSpec.class);
+    extra.name = "dynamo-rr";
+    extra.frontend.args = new java.util.LinkedHashMap<>(Map.of("router-mode", "round-robin"));
+    rc.getSpec().arms.add(extra);
+    client.resource(rc).update();
+    await().atMost(WAIT).until(() -> host.runOf("dynamo-rr") != null);
+    host.succeed(host.runOf("dynamo-rr"));
+    await().atMost(WAIT).until(() -> "True".equals(condition("Complete")));
+    assertThat(host.runs()).hasSize(4);
+    rc = rc();
+    rc.getSpec().workload.seed = 7;
+    client.resource(rc).update();
+    await().atMost(WAIT).until(() -> host.runs().size() == 5);
+    assertThat(arm("dynamo-kv").phase).isEqualTo("Pending");
+  }
+}
