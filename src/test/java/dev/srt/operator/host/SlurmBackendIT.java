@@ -133,6 +133,24 @@ class SlurmBackendIT {
   }
 
   @Test
+  void onePollObservesManyRunsWithOneRemoteCommand() throws Exception {
+    List<ActiveRun> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      RunRef run = newRun("many-" + i);
+      runs.add(new ActiveRun(run, submit(run, TestScripts.failing(i + 1)).jobId(), 0));
+    }
+    CountingTransport counting = new CountingTransport(ssh);
+    ClusterObserver observer = new ClusterObserver(new SlurmBackend(counting, work.path));
+    await().until(() -> observer.poll(runs).values().stream().allMatch(o -> o.job().terminal()));
+    int polls = counting.execCount();
+    var last = observer.poll(runs);
+    assertThat(counting.execCount()).isEqualTo(polls + 1);
+    for (int i = 0; i < runs.size(); i++) {
+      assertThat(last.get(runs.get(i).run()).job()).isEqualTo(new JobStatus(JobState.FAILED, "NonZeroExitCode", i + 1));
+    }
+  }
+
+  @Test
   void anUnknownJobIsNotFound() throws Exception {
     assertThat(slurm.status(newRun("ghost"), "999999999").state()).isEqualTo(JobState.NOT_FOUND);
     assertThat(slurm.status(newRun("ghost"), null).state()).isEqualTo(JobState.NOT_FOUND);
