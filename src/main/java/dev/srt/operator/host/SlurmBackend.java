@@ -57,16 +57,22 @@ public final class SlurmBackend implements Backend {
     return new Submission(jobId, false);
   }
 
+  /** Without a job id, the run's job is looked up as by {@link #submit} (job-id file, then name and marker). */
   @Override
   public void cancel(RunRef run, String jobId) throws HostException {
-    ExecResult result = transport.exec(cancelCommand(run, jobId), COMMAND_TIMEOUT)
+    String id = jobId != null ? jobId : findJob(run).orElse(null);
+    if (id == null) {
+      log.info("{}: run {} has no Slurm job to cancel", transport.describe(), run);
+      return;
+    }
+    ExecResult result = transport.exec(cancelCommand(run, id), COMMAND_TIMEOUT)
         .orThrow("cancelling " + run + " on " + transport.describe());
     String outcome = lastLine(result.stdout());
     if (outcome.startsWith("foreign ")) {
-      throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": job of run " + run
-          + " has comment '" + outcome.substring("foreign ".length()) + "', not this run's: not cancelled");
+      throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": job " + id
+          + " has comment '" + outcome.substring("foreign ".length()) + "', not run " + run + "'s: not cancelled");
     }
-    log.info("{}: cancel of run {}: {}", transport.describe(), run, outcome);
+    log.info("{}: cancel of run {} (job {}): {}", transport.describe(), run, id, outcome);
   }
 
   @Override
@@ -129,16 +135,13 @@ public final class SlurmBackend implements Backend {
 
   /**
    * Cancels only a job whose comment is the run's marker, so a stale or mistyped job id cannot
-   * cancel someone else's job. Prints {@code none}, {@code gone}, {@code cancelled} or {@code foreign <comment>}.
+   * cancel someone else's job. Prints {@code gone}, {@code cancelled} or {@code foreign <comment>}.
    */
   String cancelCommand(RunRef run, String jobId) {
-    if (jobId != null && !jobId.matches("\\d+")) {
+    if (!jobId.matches("\\d+")) {
       throw new IllegalArgumentException("not a Slurm job id: " + jobId);
     }
-    RunDirectory dir = runDirectory(run);
-    return "id=" + Shell.quote(jobId == null ? "" : jobId) + "\n"
-        + "[ -n \"$id\" ] || id=$(head -c 64 -- " + Shell.quote(dir.jobId()) + " 2>/dev/null | tr -dc 0-9)\n"
-        + "[ -n \"$id\" ] || { echo none; exit 0; }\n"
+    return "id=" + Shell.quote(jobId) + "\n"
         + "if ! comment=$(squeue --states=all -h -j \"$id\" -o %k 2>&1); then\n"
         + "  case $comment in *'Invalid job id'*) echo gone; exit 0 ;; esac\n"
         + "  printf 'squeue: %s\\n' \"$comment\" >&2; exit 1\n"

@@ -13,6 +13,7 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -116,7 +117,7 @@ public final class SshTransport implements Transport {
       throw new HostException(HostException.Kind.AUTH, describe()
           + ": the private key cannot be read (expected an unencrypted OpenSSH or PEM key: ed25519, RSA or ECDSA)");
     } finally {
-      java.util.Arrays.fill(privateKey, (byte) 0);
+      Arrays.fill(privateKey, (byte) 0);
     }
   }
 
@@ -219,7 +220,7 @@ public final class SshTransport implements Transport {
         if (e.kind() != HostException.Kind.UNREACHABLE || attempt + 1 >= maxAttempts) {
           throw e;
         }
-        log.info("{}: {}; retrying", describe(), e.getMessage());
+        log.info("{}; retrying", e.getMessage());
       }
       sleep(backoff.delay(attempt));
     }

@@ -12,6 +12,7 @@ import java.util.List;
  * as well as here, so a hung command never lingers.
  */
 public interface Transport extends AutoCloseable {
+  Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(60);
 
   /**
    * Runs {@code commandLine} with {@code stdin} (null: empty) and returns its exit code and output.
@@ -32,6 +33,10 @@ public interface Transport extends AutoCloseable {
    */
   default void writeFile(String path, byte[] content, int mode, Duration timeout) throws HostException {
     exec(writeFileCommand(path, mode), content, timeout).orThrow("writing " + path + " on " + describe());
+  }
+
+  default void writeFile(String path, byte[] content, int mode) throws HostException {
+    writeFile(path, content, mode, DEFAULT_WRITE_TIMEOUT);
   }
 
   /** Where this transport runs commands, for logs and messages (never includes key material). */

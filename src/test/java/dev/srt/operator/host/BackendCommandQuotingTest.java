@@ -110,6 +110,12 @@ class BackendCommandQuotingTest {
     fake("squeue", "echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1");
     slurm.cancel(run, "4242");
     assertThat(argvLog).doesNotExist();
+
+    // Without an id, the job is found by name and marker, as a repeated submit would.
+    fake("squeue", "case \"$*\" in *--name=*) echo " + Shell.quote("77|RUNNING|None|" + run.jobName() + "|" + run.marker())
+        + " ;; *) echo " + Shell.quote(run.marker()) + " ;; esac");
+    slurm.cancel(run, null);
+    assertThat(recordedArgv()).containsExactly("scancel", "77");
     assertThatThrownBy(() -> slurm.cancel(run, "42; reboot")).isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -26,6 +26,16 @@ final class Processes {
     }
   }
 
+  /** The process group of a process, or -1 if it is gone. */
+  static long group(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Running processes whose environment contains {@code SRT_RUN_ID=<runId>}. */
   static List<Long> withRunId(String runId) {
     String needle = "SRT_RUN_ID=" + runId;
