@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       ValidateCommand.class,
       CrdsCommand.class,
       VersionCommand.class,
+      EmulateCommand.class,
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
