@@ -42,7 +42,7 @@ public final class BenchServing {
   static final int DEFAULT_MAX_CONCURRENCY = 64;
 
   public record Options(String backend, String baseUrl, String model, String datasetName, int numPrompts, long seed,
-      double requestRate, int maxConcurrency, boolean maxConcurrencyGiven, int gspGroups, int gspPerGroup, int gspSystemLen,
+      double requestRate, int maxConcurrency, int gspGroups, int gspPerGroup, int gspSystemLen,
       int gspQuestionLen, int gspOutputLen, boolean gspOrdered, int randomInputLen, int randomOutputLen, double randomRangeRatio,
       String outputFile, int warmupRequests, boolean flushCache, String tag, JsonNode extraBody, boolean ignoreEos,
       double temperature, double readyTimeoutSec, double scale) {
@@ -73,7 +73,7 @@ public final class BenchServing {
       return new Options(backend, base.replaceAll("/+$", ""), a.get("--model", a.get("--served-model-name")),
           a.get("--dataset-name", "random"), a.getInt("--num-prompts", 1000), Long.parseLong(a.get("--seed", "1")),
           rate.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(rate),
-          a.getInt("--max-concurrency", DEFAULT_MAX_CONCURRENCY), a.has("--max-concurrency"),
+          a.getInt("--max-concurrency", DEFAULT_MAX_CONCURRENCY),
           a.getInt("--gsp-num-groups", 64), a.getInt("--gsp-prompts-per-group", 16), a.getInt("--gsp-system-prompt-len", 2048),
           a.getInt("--gsp-question-len", 128), a.getInt("--gsp-output-len", 256), a.flag("--gsp-ordered"),
           a.getInt("--random-input-len", 1024), a.getInt("--random-output-len", 1024), a.getDouble("--random-range-ratio", 0.0),

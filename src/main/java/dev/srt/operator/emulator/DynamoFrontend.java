@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class DynamoFrontend implements EmulatedProcess {
   private static final Duration RESCAN = Duration.ofMillis(200);
 
-  public record Options(String httpHost, int httpPort, String routerMode, Path policyConfig, String namespace,
+  public record Options(int httpPort, String routerMode, Path policyConfig, String namespace,
       int kvBlockSize, int minInitialWorkers, double overlapWeight) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
@@ -51,7 +51,6 @@ public final class DynamoFrontend implements EmulatedProcess {
       a.reportIgnored("dynamo.frontend", err);
       String policy = a.get("--router-policy-config", env.get("DYN_ROUTER_POLICY_CONFIG"));
       return new Options(
-          a.get("--http-host", "0.0.0.0"),
           a.getInt("--http-port", Integer.parseInt(env.getOrDefault("DYN_HTTP_PORT", "8000"))),
           a.get("--router-mode", env.getOrDefault("DYN_ROUTER_MODE", "round-robin")),
           policy == null ? null : Path.of(policy).toAbsolutePath(),

@@ -33,7 +33,7 @@ public final class SglRouter implements EmulatedProcess {
   private static final long REGISTER_RETRY_MS = 200;
   private static final long HEALTH_INTERVAL_MS = 1000;
 
-  public record Options(List<String> workerUrls, String host, int port, String modelId, String tokenizerPath, String policy) {
+  public record Options(List<String> workerUrls, int port, String modelId, String policy) {
     public static Options parse(List<String> argv, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sgl-router")
           .list("--worker-urls")
@@ -50,8 +50,9 @@ public final class SglRouter implements EmulatedProcess {
       if (a.list("--worker-urls").isEmpty()) {
         throw new IllegalArgumentException("exactly one discovery backend is required: --worker-urls (service discovery is not emulated)");
       }
-      return new Options(a.list("--worker-urls"), a.get("--host", "127.0.0.1"), a.getInt("--port", 30000),
-          a.get("--model-id"), a.get("--tokenizer-path", a.get("--model-id")), a.get("--policy", "round_robin"));
+      // --host and --tokenizer-path are read so they are not reported as ignored: the emulator binds
+      // 127.0.0.1 and tokenizes by words whatever they say
+      return new Options(a.list("--worker-urls"), a.getInt("--port", 30000), a.get("--model-id"), a.get("--policy", "round_robin"));
     }
   }
 
