@@ -18,7 +18,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -273,8 +272,7 @@ public final class BenchServing {
     if (opts.ignoreEos()) {
       body.put("ignore_eos", true);
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = opts.extraBody().fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : opts.extraBody().properties()) {
       body.set(e.getKey(), e.getValue());
     }
     HttpRequest req = HttpRequest.newBuilder(URI.create(opts.baseUrl() + "/v1/chat/completions"))

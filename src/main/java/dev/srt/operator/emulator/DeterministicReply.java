@@ -31,12 +31,12 @@ public record DeterministicReply(List<String> words, String finishReason) {
     if (m.find()) {
       words.add(m.group(1).toLowerCase(java.util.Locale.ROOT));
     }
-    int natural = words.isEmpty() ? 8 + (int) Math.floorMod(seed, 24) : 1;
+    int natural = words.isEmpty() ? 8 + Math.floorMod(seed, 24) : 1;
     int length = ignoreEos ? maxTokens : Math.min(maxTokens, natural);
     long state = seed;
     while (words.size() < length) {
       state = state * 6364136223846793005L + 1442695040888963407L;
-      words.add(VOCABULARY[(int) Math.floorMod(state >>> 33, VOCABULARY.length)]);
+      words.add(VOCABULARY[Math.floorMod(state >>> 33, VOCABULARY.length)]);
     }
     return new DeterministicReply(List.copyOf(words), length < natural || ignoreEos ? "length" : "stop");
   }

@@ -85,9 +85,13 @@ public final class EmulatorState {
   private void locked(IoAction action) {
     try {
       Files.createDirectories(dir);
-      try (FileChannel ch = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock ignored = ch.lock()) {
-        action.run();
+      try (FileChannel ch = FileChannel.open(dir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        FileLock lock = ch.lock();
+        try {
+          action.run();
+        } finally {
+          lock.release();
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("emulator state " + dir + ": " + e.getMessage(), e);

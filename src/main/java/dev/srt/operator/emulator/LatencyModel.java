@@ -6,11 +6,12 @@ import java.util.Map;
  * How long the emulated engine takes: a fixed overhead per request, a cost per prompt token that
  * missed the prefix cache (prefill) and a cost per generated token (decode), all divided by
  * {@code SRT_EMULATOR_SPEED}. The defaults make a canary request take about a millisecond and an
- * uncached 2k-token prompt about 20 ms of prefill against 1 ms when its prefix is cached, so cache
- * hits show in TTFT while a whole benchmark still fits in seconds.
+ * uncached 2k-token prompt about 90 ms of prefill against 5 ms when its 2048-token prefix is
+ * cached: large enough against the emulator's own CPU overhead that cache-aware routing shows in
+ * TTFT, small enough that a scaled benchmark fits in seconds.
  */
 public record LatencyModel(double baseMs, double prefillMsPerToken, double decodeMsPerToken, double speed) {
-  public static final LatencyModel DEFAULT = new LatencyModel(0.5, 0.01, 0.1, 1.0);
+  public static final LatencyModel DEFAULT = new LatencyModel(0.5, 0.04, 0.1, 1.0);
 
   public LatencyModel {
     if (!(speed > 0)) {

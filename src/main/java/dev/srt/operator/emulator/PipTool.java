@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,8 +167,7 @@ final class PipTool {
   }
 
   private int list(String style) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = ctx.state().packages().fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : ctx.state().packages().properties()) {
       String v = e.getValue().path("version").asText();
       ctx.out().println(style.equals("freeze") ? e.getKey() + "==" + v : String.format("%-30s %s", e.getKey(), v));
     }

@@ -29,13 +29,13 @@ public interface RoutingPolicy {
     private final AtomicLong turn = new AtomicLong();
 
     int pick(List<Integer> tied) {
-      return tied.get((int) Math.floorMod(turn.getAndIncrement(), tied.size()));
+      return tied.get(Math.floorMod(turn.getAndIncrement(), tied.size()));
     }
   }
 
   static RoutingPolicy roundRobin() {
     AtomicLong next = new AtomicLong();
-    return (blocks, c) -> new Choice((int) Math.floorMod(next.getAndIncrement(), c.size()), "round_robin");
+    return (blocks, c) -> new Choice(Math.floorMod(next.getAndIncrement(), c.size()), "round_robin");
   }
 
   static RoutingPolicy random(long seed) {
