@@ -40,6 +40,7 @@ import picocli.CommandLine.Unmatched;
       EmulateCommand.Sidecar.class,
       EmulateCommand.Bench.class,
       EmulateCommand.Tool.class,
+      EmulateCommand.Venv.class,
       EmulateCommand.Install.class,
     })
 public final class EmulateCommand implements Runnable {
@@ -127,6 +128,20 @@ public final class EmulateCommand implements Runnable {
       BuildTools.Context ctx = new BuildTools.Context(Path.of("").toAbsolutePath(), env, EmulatorState.forTools(env),
           () -> JavaLauncher.current(null), System.out, System.err);
       return BuildTools.run(args.get(0), args.subList(1, args.size()), ctx);
+    }
+  }
+
+  @Command(name = "venv", description = "python3 -m venv through the python shim: the new environment's interpreters become shims too.")
+  static final class Venv extends Program {
+    @Override
+    public Integer call() throws Exception {
+      String real = env.get("SRT_EMULATOR_REAL_PYTHON");
+      if (real == null || real.isBlank()) {
+        System.err.println("emulate venv: SRT_EMULATOR_REAL_PYTHON (set by the python shim) names no interpreter");
+        return 1;
+      }
+      return ShimInstaller.virtualenv(real, args, JavaLauncher.current(null), EmulatorState.forTools(env).dir(),
+          Path.of("").toAbsolutePath());
     }
   }
 

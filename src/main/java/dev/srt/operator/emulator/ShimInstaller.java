@@ -101,11 +101,15 @@ public final class ShimInstaller {
     shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
     shims.put("nvidia-smi", NVIDIA_SMI);
-    for (Map.Entry<String, String> s : shims.entrySet()) {
-      Path f = dir.resolve(s.getKey());
-      Files.writeString(f, s.getValue());
-      Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
+    shims.put("protoc", header("protoc") + """
+        if [[ "${1-}" == "--version" ]]; then
+          echo "libprotoc 3.21.12 (emulated by srt-operator)"
+          exit 0
+        fi
+        echo "protoc (emulated): only --version is emulated" >&2
+        exit 1
+        """);
+    write(dir, shims);
     Files.createDirectories(stateDir);
     return shims.keySet().stream().map(dir::resolve).toList();
   }
@@ -113,7 +117,9 @@ public final class ShimInstaller {
   private String header(String name) {
     return "#!/usr/bin/env bash\n"
         + "# " + name + " on the srt-operator emulated GPU host (written by `srt-operator emulate install`).\n"
-        + "export SRT_EMULATOR_STATE=\"${SRT_EMULATOR_STATE:-" + stateDir.toString().replace("\"", "\\\"").replace("$", "\\$") + "}\"\n";
+        + "if [[ -z \"${SRT_EMULATOR_STATE:-}\" ]]; then\n"
+        + "  export SRT_EMULATOR_STATE=" + Shell.quote(stateDir.toString()) + "\n"
+        + "fi\n";
   }
 
   private String tool(String name, String emulateArgs, String extra) {
@@ -126,6 +132,11 @@ public final class ShimInstaller {
     StringBuilder cases = new StringBuilder();
     modulesByTarget.forEach((target, modules) -> cases.append("    ").append(String.join("|", modules))
         .append(") emulate ").append(target).append(" \"${args[@]:i+2}\" ;;\n"));
+    if (realPython != null) {
+      // a virtualenv's own interpreters would bypass these shims: make them shims too
+      cases.append("    venv) export SRT_EMULATOR_REAL_PYTHON=").append(Shell.quote(realPython))
+          .append("; emulate venv \"${args[@]:i+2}\" ;;\n");
+    }
     String fallback = realPython == null
         ? "echo \"python3: no real interpreter was found when the emulator shims were installed\" >&2\nexit 127\n"
         : "exec " + Shell.quote(realPython) + " \"$@\"\n";
@@ -146,6 +157,53 @@ public final class ShimInstaller {
         %s  esac
         fi
         %s""".formatted(launcher.emulateCommand(), cases, fallback);
+  }
+
+  /**
+   * {@code python3 -m venv ARGS}: creates the environment with the real interpreter, then moves
+   * each of its {@code bin/python*} aside ({@code .srt-real-<name>}, still inside the environment,
+   * so it keeps its site-packages) and puts shims in their place, plus pip shims. Scripts that run
+   * everything through {@code .venv/bin/python} thus still reach the emulator.
+   */
+  public static int virtualenv(String realPython, List<String> args, JavaLauncher launcher, Path stateDir, Path cwd)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(realPython, "-m", "venv"));
+    cmd.addAll(args);
+    int code = new ProcessBuilder(cmd).directory(cwd.toFile()).inheritIO().start().waitFor();
+    if (code != 0) {
+      return code;
+    }
+    for (String d : new ArgParser("venv").withPositionals().value("--prompt").parse(args).positional()) {
+      Path bin = cwd.resolve(d).resolve("bin").normalize();
+      List<String> names;
+      try (var files = Files.list(bin)) {
+        names = files.map(f -> f.getFileName().toString()).sorted().toList();
+      }
+      List<String> pythons = names.stream().filter(n -> n.matches("python[0-9.]*")).toList();
+      java.util.Set<String> pips = new java.util.TreeSet<>(List.of("pip", "pip3"));
+      names.stream().filter(n -> n.matches("pip[0-9.]*")).forEach(pips::add);
+      for (String name : pythons) {
+        Files.move(bin.resolve(name), bin.resolve(".srt-real-" + name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+      String real = bin.resolve(".srt-real-" + (pythons.contains("python3") ? "python3" : pythons.get(0))).toString();
+      ShimInstaller inVenv = new ShimInstaller(launcher, stateDir, real, null);
+      Map<String, String> shims = new LinkedHashMap<>();
+      pythons.forEach(n -> shims.put(n, inVenv.python()));
+      for (String pip : pips) {
+        shims.put(pip, inVenv.tool(pip, "tool pip", ""));
+      }
+      write(bin, shims);
+    }
+    return 0;
+  }
+
+  private static void write(Path dir, Map<String, String> shims) throws IOException {
+    for (Map.Entry<String, String> s : shims.entrySet()) {
+      Path f = dir.resolve(s.getKey());
+      Files.deleteIfExists(f);
+      Files.writeString(f, s.getValue());
+      Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
   }
 
   private static final String NVIDIA_SMI = """

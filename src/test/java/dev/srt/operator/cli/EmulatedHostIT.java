@@ -100,12 +100,17 @@ class EmulatedHostIT {
         git -C "$RUN/catalog" checkout --detach FETCH_HEAD
         git -C "$RUN/catalog" rev-parse HEAD
         if python3 -c 'import dynamo' 2>/dev/null; then echo "dynamo importable"; else echo "no dynamo"; fi
+        python3 -m venv --system-site-packages "$RUN/.venv"
+        "$RUN/.venv/bin/python" -c 'import sys; print("prefix=" + sys.prefix)'
+        "$RUN/.venv/bin/python3" -m maturin --version
+        "$RUN/.venv/bin/pip" --version
         """, Map.of());
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(r.output()).contains("1\n").contains("['-m', 'sglang.launch_server']").contains("8\n")
-        .contains("maturin 1.9.4 (emulated").contains("411b4648e7fd50c776f0c787f1abb2592eeef41b").contains("no dynamo");
+        .contains("maturin 1.9.4 (emulated").contains("411b4648e7fd50c776f0c787f1abb2592eeef41b").contains("no dynamo")
+        .contains("prefix=" + tmp.resolve(".venv"));
     List<JsonNode> calls = Files.readAllLines(state.resolve("tool-calls.jsonl")).stream().map(Json::parse).toList();
-    assertThat(calls).extracting(c -> c.path("tool").asText()).containsExactly("pip", "maturin", "git", "git", "git", "git");
+    assertThat(calls).extracting(c -> c.path("tool").asText()).containsExactly("pip", "maturin", "git", "git", "git", "git", "maturin", "pip");
     assertThat(calls.get(3).path("argv").toString()).isEqualTo("[\"-C\",\"" + tmp.resolve("catalog") + "\",\"fetch\",\"--depth\",\"1\",\"origin\",\"411b4648e7fd50c776f0c787f1abb2592eeef41b\"]");
   }
 
