@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -24,6 +25,7 @@ public final class EmulatorState {
   public static final String ENV = "SRT_EMULATOR_STATE";
   public static final String TOOL_CALLS = "tool-calls.jsonl";
   public static final String PACKAGES = "packages.json";
+  public static final String IMPORT_ROOTS = "import-roots";
 
   private final Path dir;
 
@@ -75,6 +77,17 @@ public final class EmulatorState {
       Path tmp = Files.createTempFile(dir, PACKAGES, ".tmp");
       Files.writeString(tmp, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
       Files.move(tmp, dir.resolve(PACKAGES), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    });
+  }
+
+  /** Remembers a directory whose packages source installs made importable (one per line, no repeats). */
+  public void addImportRoot(Path root) {
+    locked(() -> {
+      Path f = dir.resolve(IMPORT_ROOTS);
+      List<String> roots = Files.isRegularFile(f) ? Files.readAllLines(f) : List.of();
+      if (!roots.contains(root.toString())) {
+        Files.writeString(f, root + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      }
     });
   }
 

@@ -15,7 +15,9 @@ import java.util.Optional;
  * emulator-built runtime wheel linked), {@code wheel} packs a source tree, and {@code uninstall},
  * {@code list}, {@code freeze} and {@code show} read the record. Installing {@code ai-dynamo} also
  * drops a stub {@code dynamo} package into {@code <state>/site}, which the python shim puts on
- * PYTHONPATH, so {@code python3 -c 'import dynamo'} agrees with the record.
+ * PYTHONPATH, so {@code python3 -c 'import dynamo'} agrees with the record; a source install
+ * ({@code -e DIR}, {@code DIR}) adds its import root to {@code <state>/import-roots}, which the shim
+ * appends to PYTHONPATH.
  */
 final class PipTool {
   private final BuildTools.Context ctx;
@@ -62,6 +64,11 @@ final class PipTool {
       throw new BuildTools.ToolFailure(1, "ERROR: You must give at least one requirement to install (see \"pip help install\")");
     }
     ctx.state().updatePackages(pkgs -> records.forEach(r -> pkgs.set(r.path("name").asText(), r)));
+    for (ObjectNode r : records) {
+      if (r.has("import_root")) {
+        ctx.state().addImportRoot(Path.of(r.get("import_root").asText()));
+      }
+    }
     writeImportStubs();
     List<String> names = records.stream().map(r -> r.path("name").asText() + "-" + r.path("version").asText()).toList();
     ctx.out().println("Successfully installed " + String.join(" ", names));
@@ -110,6 +117,8 @@ final class PipTool {
     String name = p.get("project", "name").map(TomlLines.Entry::text).orElse(dir.getFileName().toString());
     ObjectNode r = record(name, p.get("project", "version").map(TomlLines.Entry::text).orElse("0.0.0"),
         (editable ? "editable:" : "source:") + dir);
+    // a source install makes its packages importable (src/ layout or flat)
+    r.put("import_root", (Files.isDirectory(dir.resolve("src")) ? dir.resolve("src") : dir).toString());
     if (name.equals(DynamoInstall.RUNTIME)) {
       r.set("policy_types", builtinTypes());
       r.putNull("linked_catalog");

@@ -143,6 +143,12 @@ public final class ShimInstaller {
     return header("python3") + """
         # The emulated modules get a stub site dir, so `import dynamo` works once the emulated pip installed it.
         export PYTHONPATH="${SRT_EMULATOR_STATE}/site${PYTHONPATH:+:${PYTHONPATH}}"
+        # packages the emulated pip installed from source (pip install -e DIR) stay importable
+        if [[ -f "${SRT_EMULATOR_STATE}/import-roots" ]]; then
+          while IFS= read -r root; do
+            PYTHONPATH="${PYTHONPATH}:${root}"
+          done < "${SRT_EMULATOR_STATE}/import-roots"
+        fi
         emulate() {
           exec %s "$@"
         }

@@ -104,13 +104,17 @@ class EmulatedHostIT {
         "$RUN/.venv/bin/python" -c 'import sys; print("prefix=" + sys.prefix)'
         "$RUN/.venv/bin/python3" -m maturin --version
         "$RUN/.venv/bin/pip" --version
+        git clone https://github.com/sgl-project/sglang "$RUN/sglang"
+        python3 -m pip install -e "$RUN/sglang/python"
+        python3 -c 'import sglang; print("sglang from " + sglang.__file__)'
         """, Map.of());
     assertThat(r.exit()).as(r.output()).isZero();
     assertThat(r.output()).contains("1\n").contains("['-m', 'sglang.launch_server']").contains("8\n")
         .contains("maturin 1.9.4 (emulated").contains("411b4648e7fd50c776f0c787f1abb2592eeef41b").contains("no dynamo")
-        .contains("prefix=" + tmp.resolve(".venv"));
+        .contains("prefix=" + tmp.resolve(".venv"))
+        .contains("sglang from " + tmp.resolve("sglang/python/sglang/__init__.py"));
     List<JsonNode> calls = Files.readAllLines(state.resolve("tool-calls.jsonl")).stream().map(Json::parse).toList();
-    assertThat(calls).extracting(c -> c.path("tool").asText()).containsExactly("pip", "maturin", "git", "git", "git", "git", "maturin", "pip");
+    assertThat(calls).extracting(c -> c.path("tool").asText()).containsExactly("pip", "maturin", "git", "git", "git", "git", "maturin", "pip", "git", "pip");
     assertThat(calls.get(3).path("argv").toString()).isEqualTo("[\"-C\",\"" + tmp.resolve("catalog") + "\",\"fetch\",\"--depth\",\"1\",\"origin\",\"411b4648e7fd50c776f0c787f1abb2592eeef41b\"]");
   }
 
