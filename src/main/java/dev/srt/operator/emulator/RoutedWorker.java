@@ -37,10 +37,6 @@ public final class RoutedWorker {
     return model;
   }
 
-  public int blockSize() {
-    return blockSize;
-  }
-
   public int activeRequests() {
     return active.get();
   }

@@ -80,10 +80,6 @@ public final class TomlLines {
     return entries.stream().filter(e -> e.key().equals(name) && e.section().contains("dependencies")).findFirst();
   }
 
-  public boolean hasSection(String section) {
-    return entries.stream().anyMatch(e -> e.section().equals(section));
-  }
-
   static String unquote(String v) {
     String s = v.strip();
     return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
