@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,
+      EmulateCommand.class,
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

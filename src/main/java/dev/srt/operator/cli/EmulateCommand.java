@@ -1,0 +1,171 @@
+package dev.srt.operator.cli;
+
+import dev.srt.operator.emulator.BenchServing;
+import dev.srt.operator.emulator.BuildTools;
+import dev.srt.operator.emulator.DynamoFrontend;
+import dev.srt.operator.emulator.DynamoSidecar;
+import dev.srt.operator.emulator.EmulatedProcess;
+import dev.srt.operator.emulator.EmulatorState;
+import dev.srt.operator.emulator.JavaLauncher;
+import dev.srt.operator.emulator.ProcessLifecycle;
+import dev.srt.operator.emulator.SglRouter;
+import dev.srt.operator.emulator.SglangWorker;
+import dev.srt.operator.emulator.ShimInstaller;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code srt-operator emulate}: the processes of an arm without GPUs, network or the real
+ * software. The program subcommands take the real programs' arguments unparsed (picocli cannot
+ * accept argparse's prefixes and unknown flags), and their own parsers skip what they do not use.
+ */
+@Command(
+    name = "emulate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Emulated GPU host: the HTTP surfaces of the processes an arm runs, on 127.0.0.1 only.",
+      "See docs/emulator.md. `emulate install --dir DIR` writes the shims that make rendered scripts use them."
+    },
+    subcommands = {
+      EmulateCommand.Worker.class,
+      EmulateCommand.Router.class,
+      EmulateCommand.Frontend.class,
+      EmulateCommand.Sidecar.class,
+      EmulateCommand.Bench.class,
+      EmulateCommand.Tool.class,
+      EmulateCommand.Venv.class,
+      EmulateCommand.Install.class,
+    })
+public final class EmulateCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** Runs a long-lived program; argument errors exit 2 as argparse and clap do. */
+  static int serve(String program, Supplier<EmulatedProcess> make) {
+    EmulatedProcess p;
+    try {
+      p = make.get();
+    } catch (IllegalArgumentException e) {
+      System.err.println(program + ": error: " + e.getMessage());
+      return 2;
+    }
+    return ProcessLifecycle.run(program, p);
+  }
+
+  /** Raw arguments of an emulated program. */
+  abstract static class Program implements Callable<Integer> {
+    @Unmatched List<String> args = new ArrayList<>();
+
+    final Map<String, String> env = System.getenv();
+  }
+
+  @Command(name = "sglang-worker", description = "python3 -m sglang.launch_server (an SGLang engine).")
+  static final class Worker extends Program {
+    @Override
+    public Integer call() {
+      return serve("sglang.launch_server", () -> new SglangWorker(SglangWorker.Options.parse(args, env, System.err)));
+    }
+  }
+
+  @Command(name = "sgl-router", description = "The experimental Rust sgl-router (arm 1).")
+  static final class Router extends Program {
+    @Override
+    public Integer call() {
+      return serve("sgl-router", () -> new SglRouter(SglRouter.Options.parse(args, System.err)));
+    }
+  }
+
+  @Command(name = "dynamo-frontend", description = "python3 -m dynamo.frontend (arms 2 and 3).")
+  static final class Frontend extends Program {
+    @Override
+    public Integer call() {
+      return serve("dynamo.frontend", () -> new DynamoFrontend(DynamoFrontend.Options.parse(args, env, System.err), env, System.err));
+    }
+  }
+
+  @Command(name = "dynamo-sidecar", description = "python3 -m dynamo.sglang.sidecar (arms 2 and 3).")
+  static final class Sidecar extends Program {
+    @Override
+    public Integer call() {
+      return serve("dynamo.sglang.sidecar", () -> new DynamoSidecar(DynamoSidecar.Options.parse(args, env, System.err), env, System.err));
+    }
+  }
+
+  @Command(name = "bench-serving", description = "python3 -m sglang.bench_serving over /v1/chat/completions.")
+  static final class Bench extends Program {
+    @Override
+    public Integer call() throws Exception {
+      BenchServing.Options opts;
+      try {
+        opts = BenchServing.Options.parse(args, env, System.err);
+      } catch (IllegalArgumentException e) {
+        System.err.println("bench_serving: error: " + e.getMessage());
+        return 2;
+      }
+      return new BenchServing(opts, System.out, System.err).run();
+    }
+  }
+
+  @Command(name = "tool", description = "Offline build tools: tool cargo|git|maturin|pip ARGS...")
+  static final class Tool extends Program {
+    @Override
+    public Integer call() {
+      if (args.isEmpty()) {
+        System.err.println("emulate tool: name a tool: cargo, git, maturin or pip");
+        return 2;
+      }
+      BuildTools.Context ctx = new BuildTools.Context(Path.of("").toAbsolutePath(), env, EmulatorState.forTools(env),
+          () -> JavaLauncher.current(null), System.out, System.err);
+      return BuildTools.run(args.get(0), args.subList(1, args.size()), ctx);
+    }
+  }
+
+  @Command(name = "venv", description = "python3 -m venv through the python shim: the new environment's interpreters become shims too.")
+  static final class Venv extends Program {
+    @Override
+    public Integer call() throws Exception {
+      String real = env.get("SRT_EMULATOR_REAL_PYTHON");
+      if (real == null || real.isBlank()) {
+        System.err.println("emulate venv: SRT_EMULATOR_REAL_PYTHON (set by the python shim) names no interpreter");
+        return 1;
+      }
+      return ShimInstaller.virtualenv(real, args, JavaLauncher.current(null), EmulatorState.forTools(env).dir(),
+          Path.of("").toAbsolutePath());
+    }
+  }
+
+  @Command(name = "install", description = "Writes the emulated host's executables (python3, cargo, git, pip, nvidia-smi ...) into DIR.")
+  static final class Install implements Callable<Integer> {
+    @Option(names = "--dir", required = true, description = "Directory for the shims; put it first on PATH.")
+    Path dir;
+
+    @Option(names = "--state", description = "State directory (tool-calls.jsonl, installed packages). Default: DIR/../state.")
+    Path state;
+
+    @Option(names = "--jar", description = "The srt-operator jar the shims run. Default: the running jar.")
+    Path jar;
+
+    @Override
+    public Integer call() throws Exception {
+      Path d = dir.toAbsolutePath().normalize();
+      Path s = state != null ? state : d.resolveSibling("state");
+      ShimInstaller installer = ShimInstaller.forPath(JavaLauncher.current(jar), d, s, System.getenv().getOrDefault("PATH", ""));
+      for (Path p : installer.install(d)) {
+        System.out.println(p);
+      }
+      System.err.println("emulated GPU host ready: export PATH=" + d + ":$PATH  (state: " + s.toAbsolutePath().normalize() + ")");
+      return 0;
+    }
+  }
+}

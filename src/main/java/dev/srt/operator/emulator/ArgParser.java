@@ -1,0 +1,209 @@
+package dev.srt.operator.emulator;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads command lines the way the emulated Python and Rust programs do (argparse with
+ * parse_known_args, clap): {@code --name value}, {@code --name=value}, unambiguous prefixes of a
+ * known name, later occurrences win. Options the emulator does not use are skipped together with
+ * their values, so a script written for the real program never fails here because of a flag the
+ * emulator has no use for. None of the emulated programs takes positional arguments, which is
+ * what makes "every following non-option word belongs to the unknown flag" safe; the build tools
+ * that do take positionals use {@link #withPositionals()}.
+ */
+public final class ArgParser {
+  public enum Kind {
+    FLAG,
+    VALUE,
+    LIST
+  }
+
+  private record Spec(String key, Kind kind) {}
+
+  private final String program;
+  private final Map<String, Spec> byName = new LinkedHashMap<>();
+  private boolean positionals;
+
+  public ArgParser(String program) {
+    this.program = program;
+  }
+
+  /**
+   * For programs with positional arguments (git, pip, cargo): an unknown option is then taken as
+   * a bare flag, so that the words after it stay positional.
+   */
+  public ArgParser withPositionals() {
+    this.positionals = true;
+    return this;
+  }
+
+  public ArgParser flag(String... names) {
+    return add(Kind.FLAG, names);
+  }
+
+  public ArgParser value(String... names) {
+    return add(Kind.VALUE, names);
+  }
+
+  public ArgParser list(String... names) {
+    return add(Kind.LIST, names);
+  }
+
+  private ArgParser add(Kind kind, String... names) {
+    Spec spec = new Spec(names[0], kind);
+    for (String n : names) {
+      byName.put(n, spec);
+    }
+    return this;
+  }
+
+  public Parsed parse(List<String> argv) {
+    Map<String, List<String>> values = new LinkedHashMap<>();
+    List<String> ignored = new ArrayList<>();
+    List<String> positional = new ArrayList<>();
+    int i = 0;
+    while (i < argv.size()) {
+      String token = argv.get(i++);
+      if (!isOption(token)) {
+        (positionals ? positional : ignored).add(token);
+        continue;
+      }
+      String name = token;
+      String inline = null;
+      int eq = token.indexOf('=');
+      if (token.startsWith("--") && eq > 0) {
+        name = token.substring(0, eq);
+        inline = token.substring(eq + 1);
+      }
+      Spec spec = resolve(name);
+      if (spec == null) {
+        ignored.add(token);
+        while (!positionals && inline == null && i < argv.size() && !isOption(argv.get(i))) {
+          ignored.add(argv.get(i++));
+        }
+        continue;
+      }
+      List<String> got = new ArrayList<>();
+      switch (spec.kind()) {
+        case FLAG -> got.add(inline == null ? "true" : inline);
+        case VALUE -> {
+          if (inline != null) {
+            got.add(inline);
+          } else if (i < argv.size()) {
+            got.add(argv.get(i++));
+          } else {
+            throw new IllegalArgumentException(program + ": argument " + name + ": expected one argument");
+          }
+        }
+        case LIST -> {
+          if (inline != null) {
+            got.add(inline);
+          }
+          while (i < argv.size() && !isOption(argv.get(i))) {
+            got.add(argv.get(i++));
+          }
+          if (got.isEmpty()) {
+            throw new IllegalArgumentException(program + ": argument " + name + ": expected at least one argument");
+          }
+        }
+      }
+      values.put(spec.key(), got);
+    }
+    return new Parsed(values, ignored, positional);
+  }
+
+  private Spec resolve(String name) {
+    Spec exact = byName.get(name);
+    if (exact != null || !name.startsWith("--")) {
+      return exact;
+    }
+    Set<Spec> candidates = new LinkedHashSet<>();
+    byName.forEach((n, s) -> {
+      if (n.startsWith(name)) {
+        candidates.add(s);
+      }
+    });
+    return candidates.size() == 1 ? candidates.iterator().next() : null;
+  }
+
+  /** argparse's rule: a word starting with '-' is an option unless it reads as a negative number. */
+  static boolean isOption(String token) {
+    if (token.length() < 2 || token.charAt(0) != '-') {
+      return false;
+    }
+    try {
+      Double.parseDouble(token);
+      return false;
+    } catch (NumberFormatException e) {
+      return true;
+    }
+  }
+
+  /** The result of one parse: the known options by their first name, and everything skipped. */
+  public static final class Parsed {
+    private final Map<String, List<String>> values;
+    private final List<String> ignored;
+    private final List<String> positional;
+
+    Parsed(Map<String, List<String>> values, List<String> ignored, List<String> positional) {
+      this.values = values;
+      this.ignored = List.copyOf(ignored);
+      this.positional = List.copyOf(positional);
+    }
+
+    /** Positional words, for parsers made {@link ArgParser#withPositionals()}. */
+    public List<String> positional() {
+      return positional;
+    }
+
+    public boolean has(String key) {
+      return values.containsKey(key);
+    }
+
+    public String get(String key, String fallback) {
+      List<String> v = values.get(key);
+      return v == null ? fallback : v.get(v.size() - 1);
+    }
+
+    public String get(String key) {
+      return get(key, null);
+    }
+
+    public int getInt(String key, int fallback) {
+      String v = get(key);
+      return v == null ? fallback : Integer.parseInt(v.trim());
+    }
+
+    public double getDouble(String key, double fallback) {
+      String v = get(key);
+      return v == null ? fallback : Double.parseDouble(v.trim());
+    }
+
+    public boolean flag(String key) {
+      String v = get(key);
+      return v != null && !v.equalsIgnoreCase("false");
+    }
+
+    public List<String> list(String key) {
+      List<String> v = values.get(key);
+      return v == null ? List.of() : List.copyOf(v);
+    }
+
+    /** What was skipped; the emulated programs log it once so a surprising flag is visible. */
+    public List<String> ignored() {
+      return ignored;
+    }
+
+    public void reportIgnored(String program, PrintStream err) {
+      if (!ignored.isEmpty()) {
+        err.println(program + " (emulated): not emulated, accepted and ignored: " + String.join(" ", ignored));
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+package dev.srt.operator.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The Dynamo SGLang sidecar ({@code python3 -m dynamo.sglang.sidecar}): attaches to the engine's
+ * native gRPC port, learns the engine from it, registers one {@code generate} instance in the file
+ * store and holds it while the engine lives. Losing the engine removes the registration and ends
+ * the sidecar with status 1 (the supervisor then stops the pair); SIGTERM removes it and ends 0.
+ */
+public final class DynamoSidecar implements EmulatedProcess {
+  public record Options(String grpcHost, int grpcPort, long startupDeadlineMs, long retryIntervalMs, String namespace,
+      String component, Integer systemPort) {
+
+    public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
+      ArgParser.Parsed a = new ArgParser("dynamo.sglang.sidecar")
+          .value("--grpc-endpoint")
+          .value("--grpc-startup-deadline-secs")
+          .value("--grpc-retry-interval-secs")
+          .value("--namespace")
+          .value("--component")
+          .parse(argv);
+      a.reportIgnored("dynamo.sglang.sidecar", err);
+      String endpoint = a.get("--grpc-endpoint", env.getOrDefault("DYN_SIDECAR_GRPC_ENDPOINT", env.get("SGLANG_GRPC_ENDPOINT")));
+      if (endpoint == null) {
+        throw new IllegalArgumentException("--grpc-endpoint (or DYN_SIDECAR_GRPC_ENDPOINT) is required");
+      }
+      String hostPort = endpoint.replaceFirst("^[a-z]+://", "");
+      int colon = hostPort.lastIndexOf(':');
+      if (colon < 0) {
+        throw new IllegalArgumentException("--grpc-endpoint must be HOST:PORT, got " + endpoint);
+      }
+      String sys = env.get("DYN_SYSTEM_PORT");
+      return new Options(
+          hostPort.substring(0, colon),
+          Integer.parseInt(hostPort.substring(colon + 1)),
+          Math.round(a.getDouble("--grpc-startup-deadline-secs", 1800) * 1000),
+          Math.round(a.getDouble("--grpc-retry-interval-secs", 1) * 1000),
+          a.get("--namespace", env.getOrDefault("DYN_NAMESPACE", "dynamo")),
+          a.get("--component", "backend"),
+          sys == null || sys.isBlank() ? null : Integer.parseInt(sys.trim()));
+    }
+  }
+
+  private final Options opts;
+  private final Map<String, String> env;
+  private final PrintStream err;
+  private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private final long instanceId = ThreadLocalRandom.current().nextLong(1L << 52);
+  private volatile Socket engine;
+  private volatile Path registration;
+  private volatile HttpServer system;
+
+  public DynamoSidecar(Options opts, Map<String, String> env, PrintStream err) {
+    this.opts = opts;
+    this.env = env;
+    this.err = err;
+  }
+
+  @Override
+  public void start() throws Exception {
+    DynamoInstall.find(env, "dynamo.sglang.sidecar");
+    Path store = FileDiscovery.root(env, err);
+    if (opts.systemPort() != null) {
+      system = Http.loopbackServer(opts.systemPort(), "sidecar-system");
+      system.createContext("/", new Endpoints()
+          .on("/live", ex -> Http.sendJson(ex, 200, Json.object().put("status", "live")))
+          // like Dynamo: runtime dependencies reachable, which says nothing about the engine
+          .on("/health", ex -> Http.sendJson(ex, 200, Json.object().put("status", "ready")))
+          .on("/metrics", ex -> Http.send(ex, 200, PrometheusText.CONTENT_TYPE, new PrometheusText()
+              .gauge("dynamo_component_engine_connected", "1 while the engine's native channel is open.",
+                  registration == null ? 0 : 1, "dynamo_namespace", opts.namespace(), "dynamo_component", opts.component())
+              .toString())));
+      system.start();
+    }
+    Thread t = new Thread(() -> exit.complete(attachAndHold(store)), "sidecar-engine");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Returns the exit status: 1 when the engine never came up or went away. */
+  private int attachAndHold(Path store) {
+    String host = opts.grpcHost().equals("0.0.0.0") ? "127.0.0.1" : opts.grpcHost();
+    long deadline = System.currentTimeMillis() + opts.startupDeadlineMs();
+    while (true) {
+      try {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(host, opts.grpcPort()), 2000);
+        engine = s;
+        break;
+      } catch (IOException e) {
+        if (System.currentTimeMillis() >= deadline || exit.isDone()) {
+          err.printf("dynamo.sglang.sidecar (emulated): engine gRPC %s:%d not reachable before the startup deadline%n",
+              host, opts.grpcPort());
+          return 1;
+        }
+        sleep(Math.min(opts.retryIntervalMs(), Math.max(1, deadline - System.currentTimeMillis())));
+      }
+    }
+    try (Socket s = engine;
+        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))) {
+      s.setSoTimeout(10_000);
+      String line = in.readLine();
+      if (line == null) {
+        err.println("dynamo.sglang.sidecar (emulated): the engine closed the channel before describing itself");
+        return 1;
+      }
+      JsonNode info = Json.parse(line);
+      registration = FileDiscovery.register(store, new FileDiscovery.Instance(opts.namespace(), opts.component(), "generate",
+          instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), info.path("http_url").asText(),
+          info.path("page_size").asInt(16), ProcessHandle.current().pid()));
+      err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s)%n", opts.namespace(),
+          opts.component(), instanceId, info.path("served_model_name").asText(), info.path("http_url").asText());
+      s.setSoTimeout(0);
+      while (in.read() >= 0) {
+        // the engine writes nothing more; end-of-stream means it is gone
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      if (exit.isDone()) {
+        return 0;
+      }
+      err.println("dynamo.sglang.sidecar (emulated): engine channel failed: " + e.getMessage());
+      deregister();
+      return 1;
+    }
+    if (exit.isDone()) {
+      return 0;
+    }
+    err.println("dynamo.sglang.sidecar (emulated): the engine went away; deregistering and exiting");
+    deregister();
+    return 1;
+  }
+
+  private void deregister() {
+    Path r = registration;
+    registration = null;
+    if (r != null) {
+      try {
+        Files.deleteIfExists(r);
+      } catch (IOException e) {
+        err.println("dynamo.sglang.sidecar (emulated): cannot remove " + r + ": " + e.getMessage());
+      }
+    }
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** True once the instance file is written. */
+  public boolean isRegistered() {
+    return registration != null;
+  }
+
+  @Override
+  public int awaitExit() throws InterruptedException {
+    try {
+      return exit.get();
+    } catch (ExecutionException e) {
+      return 1;
+    }
+  }
+
+  @Override
+  public void close() {
+    boolean first = exit.complete(0);
+    deregister();
+    if (first) {
+      Socket s = engine;
+      if (s != null) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          // already closed
+        }
+      }
+    }
+    HttpServer sys = system;
+    if (sys != null) {
+      sys.stop(0);
+    }
+  }
+}

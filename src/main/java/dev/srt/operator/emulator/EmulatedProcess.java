@@ -1,0 +1,16 @@
+package dev.srt.operator.emulator;
+
+/**
+ * One emulated program. Tests drive it in-process ({@code start}, {@code close}); the CLI runs it
+ * through {@link ProcessLifecycle}, which maps SIGTERM to {@code close} and a clean exit.
+ */
+public interface EmulatedProcess extends AutoCloseable {
+  void start() throws Exception;
+
+  /** Blocks until the program ends by itself and returns its exit code; servers never do. */
+  int awaitExit() throws InterruptedException;
+
+  /** Stops serving and releases what the program registered; safe to call more than once. */
+  @Override
+  void close();
+}

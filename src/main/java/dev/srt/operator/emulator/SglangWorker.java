@@ -1,0 +1,512 @@
+package dev.srt.operator.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An SGLang engine ({@code python3 -m sglang.launch_server}) without a GPU: the HTTP surface the
+ * routers, gates and benchmarks use, a paged prefix cache so that requests sharing a prefix on one
+ * worker are faster, and the native gRPC port the Dynamo sidecar attaches to.
+ *
+ * <p>Timing: requests wait for one of {@code --max-running-requests} slots, then prefill one at a
+ * time (a GPU prefills one batch at a time, which is what makes cache misses queue up), then
+ * decode concurrently, each as {@link LatencyModel} says.
+ */
+public final class SglangWorker implements EmulatedProcess {
+  static final String VERSION = "0.5.18+emulated";
+  private static final int DEFAULT_MAX_TOKENS = 64;
+
+  /** The launch flags the emulator uses, plus its own settings from the environment. */
+  public record Options(
+      String modelPath,
+      String servedModelName,
+      String host,
+      int port,
+      Integer grpcPort,
+      int pageSize,
+      int tpSize,
+      boolean enableMetrics,
+      JsonNode kvEventsConfig,
+      int maxRunningRequests,
+      int contextLength,
+      int streamInterval,
+      int maxChunks,
+      int cacheTokens,
+      long startupDelayMs,
+      boolean failHealth,
+      LatencyModel latency) {
+
+    public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
+      ArgParser.Parsed a = new ArgParser("sglang.launch_server")
+          .value("--model-path", "--model")
+          .value("--served-model-name")
+          .value("--host")
+          .value("--port")
+          .value("--grpc-port")
+          .value("--page-size")
+          .value("--tp-size", "--tensor-parallel-size", "--tp")
+          .flag("--enable-metrics")
+          .value("--kv-events-config")
+          .value("--max-running-requests")
+          .value("--context-length")
+          .value("--stream-interval")
+          .value("--max-total-tokens")
+          .parse(argv);
+      a.reportIgnored("sglang.launch_server", err);
+      String model = a.get("--model-path");
+      if (model == null) {
+        throw new IllegalArgumentException("the following arguments are required: --model-path");
+      }
+      String stripped = model.replaceAll("/+$", "");
+      Path base = Path.of(stripped).getFileName();
+      String served = a.get("--served-model-name", base == null ? stripped : base.toString());
+      String kv = a.get("--kv-events-config");
+      return new Options(
+          model,
+          served,
+          a.get("--host", "127.0.0.1"),
+          a.getInt("--port", 30000),
+          a.has("--grpc-port") ? a.getInt("--grpc-port", 0) : null,
+          a.getInt("--page-size", 16),
+          a.getInt("--tp-size", 1),
+          a.flag("--enable-metrics"),
+          kv == null ? null : Json.parse(kv),
+          a.getInt("--max-running-requests", 128),
+          a.getInt("--context-length", 40960),
+          a.getInt("--stream-interval", 1),
+          envInt(env, "SRT_EMULATOR_MAX_CHUNKS", 16),
+          a.getInt("--max-total-tokens", 262144),
+          envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300),
+          "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
+          LatencyModel.fromEnv(env));
+    }
+
+    private static int envInt(Map<String, String> env, String name, int fallback) {
+      String v = env.get(name);
+      return v == null || v.isBlank() ? fallback : Integer.parseInt(v.trim());
+    }
+  }
+
+  private final Options opts;
+  private final PrefixCache cache;
+  private final Semaphore runningSlots;
+  private final ReentrantLock prefillLane = new ReentrantLock(true);
+  private final AtomicInteger running = new AtomicInteger();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final LongAdder promptTokens = new LongAdder();
+  private final LongAdder cachedTokens = new LongAdder();
+  private final LongAdder generationTokens = new LongAdder();
+  private final LongAdder requests = new LongAdder();
+  private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "worker-startup");
+    t.setDaemon(true);
+    return t;
+  });
+  private final long createdEpoch = System.currentTimeMillis() / 1000;
+  private volatile boolean ready;
+  private volatile HttpServer server;
+  private volatile EngineRpcPort rpc;
+
+  public SglangWorker(Options opts) {
+    this.opts = opts;
+    this.cache = new PrefixCache(Math.max(1, opts.cacheTokens() / opts.pageSize()));
+    this.runningSlots = new Semaphore(Math.max(1, opts.maxRunningRequests()), true);
+  }
+
+  @Override
+  public void start() throws IOException {
+    server = Http.loopbackServer(opts.port(), "sglang-http");
+    server.createContext("/", new Endpoints()
+        .on("/health", this::health)
+        .on("/health_generate", this::health)
+        .on("/server_info", this::serverInfo)
+        .on("/get_server_info", this::serverInfo)
+        .on("/model_info", this::modelInfo)
+        .on("/get_model_info", this::modelInfo)
+        .on("/v1/models", this::models)
+        .on("/v1/chat/completions", this::chat)
+        .on("/flush_cache", this::flushCache)
+        .on("/metrics", this::metrics));
+    server.start();
+    System.err.printf("sglang.launch_server (emulated): serving %s on http://127.0.0.1:%d%n", opts.servedModelName(), port());
+    if (!opts.failHealth()) {
+      timer.schedule(this::becomeReady, opts.startupDelayMs(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void becomeReady() {
+    try {
+      if (opts.grpcPort() != null) {
+        rpc = new EngineRpcPort(opts.grpcPort(), Json.write(handshake()));
+        System.err.printf("sglang.launch_server (emulated): native gRPC on 127.0.0.1:%d%n", rpc.port());
+      }
+      ready = true;
+      System.err.println("sglang.launch_server (emulated): The server is fired up and ready to roll!");
+    } catch (IOException e) {
+      System.err.println("sglang.launch_server (emulated): cannot bind --grpc-port " + opts.grpcPort() + ": " + e.getMessage());
+      exit.complete(1);
+    }
+  }
+
+  /** What the sidecar learns about this engine; see {@link EngineRpcPort}. */
+  private ObjectNode handshake() {
+    ObjectNode h = Json.object();
+    h.put("engine", "sglang");
+    h.put("http_url", Http.baseUrl(server));
+    h.put("served_model_name", opts.servedModelName());
+    h.put("model_path", opts.modelPath());
+    h.put("page_size", opts.pageSize());
+    h.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
+    return h;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** The bound native port, or -1 before the engine is ready or without {@code --grpc-port}. */
+  public int grpcPort() {
+    EngineRpcPort r = rpc;
+    return r == null ? -1 : r.port();
+  }
+
+  public boolean isReady() {
+    return ready;
+  }
+
+  @Override
+  public int awaitExit() throws InterruptedException {
+    try {
+      return exit.get();
+    } catch (ExecutionException e) {
+      return 1;
+    }
+  }
+
+  @Override
+  public void close() {
+    ready = false;
+    timer.shutdownNow();
+    EngineRpcPort r = rpc;
+    if (r != null) {
+      r.close();
+    }
+    HttpServer s = server;
+    if (s != null) {
+      s.stop(0);
+    }
+    exit.complete(0);
+  }
+
+  /**
+   * The descriptor SGLang publishes in {@code /server_info} for the routers: where the ZMQ
+   * publisher of each DP rank listens and which block size its events use; null without a
+   * publisher, which silently disables cache-aware routing for the worker, as in the real router.
+   */
+  static JsonNode kvEventsDescriptor(JsonNode config, int pageSize) {
+    if (config == null || !"zmq".equals(config.path("publisher").asText("null"))) {
+      return NullNode.getInstance();
+    }
+    String endpoint = config.path("endpoint").asText("tcp://*:5557");
+    String hostPort = endpoint.substring(endpoint.indexOf("://") + 3);
+    int colon = hostPort.lastIndexOf(':');
+    ObjectNode d = Json.object();
+    d.put("publisher", "zmq");
+    d.put("endpoint_host", colon < 0 ? hostPort : hostPort.substring(0, colon));
+    d.put("endpoint_port_base", colon < 0 ? 5557 : Integer.parseInt(hostPort.substring(colon + 1)));
+    d.put("topic", config.path("topic").asText(""));
+    d.put("block_size", pageSize);
+    d.put("dp_size", 1);
+    return d;
+  }
+
+  private boolean answerUnlessReady(HttpExchange ex) throws IOException {
+    if (ready) {
+      return false;
+    }
+    Http.sendJson(ex, 503, Http.error("The server is starting up", "ServiceUnavailable", 503));
+    return true;
+  }
+
+  private void health(HttpExchange ex) throws IOException {
+    if (ready) {
+      Http.sendStatus(ex, 200);
+    } else {
+      Http.sendStatus(ex, 503);
+    }
+  }
+
+  private void serverInfo(HttpExchange ex) throws IOException {
+    if (answerUnlessReady(ex)) {
+      return;
+    }
+    ObjectNode info = Json.object();
+    info.put("model_path", opts.modelPath());
+    info.put("tokenizer_path", opts.modelPath());
+    info.put("served_model_name", opts.servedModelName());
+    info.put("host", opts.host());
+    info.put("port", opts.port());
+    if (opts.grpcPort() == null) {
+      info.putNull("grpc_port");
+    } else {
+      info.put("grpc_port", opts.grpcPort());
+    }
+    info.put("page_size", opts.pageSize());
+    info.put("tp_size", opts.tpSize());
+    info.put("dp_size", 1);
+    info.put("enable_metrics", opts.enableMetrics());
+    info.put("enable_http2", false);
+    info.put("disaggregation_mode", "null");
+    info.putNull("speculative_algorithm");
+    info.put("context_length", opts.contextLength());
+    info.put("max_running_requests", opts.maxRunningRequests());
+    info.put("max_total_num_tokens", opts.cacheTokens());
+    if (opts.kvEventsConfig() == null) {
+      info.putNull("kv_events_config");
+    } else {
+      info.put("kv_events_config", Json.write(opts.kvEventsConfig()));
+    }
+    info.putArray("internal_states").addObject().put("last_gen_throughput", 0.0);
+    info.put("version", VERSION);
+    info.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
+    Http.sendJson(ex, 200, info);
+  }
+
+  private void modelInfo(HttpExchange ex) throws IOException {
+    ObjectNode info = Json.object();
+    info.put("model_path", opts.modelPath());
+    info.put("tokenizer_path", opts.modelPath());
+    info.put("is_generation", true);
+    info.putNull("preferred_sampling_params");
+    info.put("weight_version", "default");
+    info.put("has_image_understanding", false);
+    info.put("has_audio_understanding", false);
+    info.put("model_type", "emulated");
+    info.putArray("architectures").add("EmulatedForCausalLM");
+    Http.sendJson(ex, 200, info);
+  }
+
+  private void models(HttpExchange ex) throws IOException {
+    ObjectNode list = Json.object().put("object", "list");
+    list.putArray("data").addObject()
+        .put("id", opts.servedModelName())
+        .put("object", "model")
+        .put("created", createdEpoch)
+        .put("owned_by", "sglang")
+        .put("root", opts.servedModelName())
+        .put("max_model_len", opts.contextLength());
+    Http.sendJson(ex, 200, list);
+  }
+
+  private void flushCache(HttpExchange ex) throws IOException {
+    if (!Http.require(ex, "POST")) {
+      return;
+    }
+    cache.clear();
+    Http.sendText(ex, 200, "Cache flushed.\nPlease check backend logs for more details. "
+        + "(When there are running or waiting requests, the operation will not be performed.)\n");
+  }
+
+  private void metrics(HttpExchange ex) throws IOException {
+    if (!opts.enableMetrics()) {
+      Http.sendJson(ex, 404, Http.error("Not Found: /metrics (start with --enable-metrics)", "NotFound", 404));
+      return;
+    }
+    String m = opts.servedModelName();
+    double prompt = promptTokens.sum();
+    double cached = cachedTokens.sum();
+    PrometheusText p = new PrometheusText()
+        .counter("sglang:prompt_tokens_total", "Number of prefill tokens processed.", prompt, "model_name", m)
+        .counter("sglang:generation_tokens_total", "Number of generation tokens processed.", generationTokens.sum(), "model_name", m)
+        .counter("sglang:cached_tokens_total", "Number of cached prompt tokens.", cached, "cache_source", "device", "model_name", m)
+        .counter("sglang:num_requests_total", "Number of requests processed.", requests.sum(), "model_name", m)
+        .gauge("sglang:num_running_reqs", "The number of running requests.", running.get(), "model_name", m)
+        .gauge("sglang:num_queue_reqs", "The number of requests in the waiting queue.", queued.get(), "model_name", m)
+        .gauge("sglang:cache_hit_rate", "The prefix cache hit rate.", prompt == 0 ? 0 : cached / prompt, "model_name", m)
+        .gauge("sglang:token_usage", "The token usage.", (double) cache.size() / cache.capacityBlocks(), "model_name", m);
+    Http.send(ex, 200, PrometheusText.CONTENT_TYPE, p.toString());
+  }
+
+  private void chat(HttpExchange ex) throws IOException {
+    if (!Http.require(ex, "POST") || answerUnlessReady(ex)) {
+      return;
+    }
+    JsonNode req = Json.parse(Http.readBody(ex));
+    JsonNode messages = req.get("messages");
+    if (messages == null || !messages.isArray() || messages.isEmpty()) {
+      throw new IllegalArgumentException("messages must be a non-empty array");
+    }
+    List<String> prompt = ChatPrompt.tokens(messages);
+    int maxTokens = req.has("max_completion_tokens")
+        ? req.get("max_completion_tokens").asInt()
+        : req.path("max_tokens").asInt(DEFAULT_MAX_TOKENS);
+    DeterministicReply reply = DeterministicReply.answer(
+        ChatPrompt.lastUserText(messages), prompt, maxTokens, req.path("ignore_eos").asBoolean(false));
+    queued.incrementAndGet();
+    runningSlots.acquireUninterruptibly();
+    queued.decrementAndGet();
+    running.incrementAndGet();
+    try {
+      int cached = prefill(prompt);
+      Completion c = new Completion(req.path("model").asText(opts.servedModelName()), prompt.size(), cached, reply);
+      if (req.path("stream").asBoolean(false)) {
+        stream(ex, c, req.path("stream_options").path("include_usage").asBoolean(false));
+      } else {
+        sleep(opts.latency().decodeNanos(reply.words().size() - 1));
+        Http.sendJson(ex, 200, c.response());
+      }
+      generationTokens.add(reply.words().size());
+      requests.increment();
+    } finally {
+      running.decrementAndGet();
+      runningSlots.release();
+    }
+  }
+
+  /** Looks the prompt up in the cache, spends the prefill time, caches it; returns cached tokens. */
+  private int prefill(List<String> prompt) {
+    long[] chain = BlockHasher.chain(prompt, opts.pageSize());
+    int cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
+    sleep(opts.latency().baseNanos());
+    prefillLane.lock();
+    try {
+      sleep(opts.latency().prefillNanos(prompt.size() - cached));
+    } finally {
+      prefillLane.unlock();
+    }
+    cache.insert(chain);
+    promptTokens.add(prompt.size());
+    cachedTokens.add(cached);
+    return cached;
+  }
+
+  /**
+   * Server-sent events in OpenAI's chunk format. Several tokens share a chunk when the reply is
+   * longer than {@code SRT_EMULATOR_MAX_CHUNKS} chunks (or {@code --stream-interval} asks for it),
+   * which keeps benchmarks cheap; the usage block still counts every token.
+   */
+  private void stream(HttpExchange ex, Completion c, boolean includeUsage) throws IOException {
+    ex.getResponseHeaders().set("Content-Type", "text/event-stream");
+    ex.getResponseHeaders().set("Cache-Control", "no-cache");
+    ex.sendResponseHeaders(200, 0);
+    List<String> words = c.reply.words();
+    int n = words.size();
+    int perChunk = Math.max(Math.max(1, opts.streamInterval()), (n + opts.maxChunks() - 1) / Math.max(1, opts.maxChunks()));
+    try (OutputStream out = ex.getResponseBody()) {
+      if (n == 0) {
+        event(out, c.chunk("", true, c.reply.finishReason()));
+      }
+      for (int from = 0; from < n; from += perChunk) {
+        int to = Math.min(n, from + perChunk);
+        sleep(opts.latency().decodeNanos(from == 0 ? to - from - 1 : to - from));
+        String text = (from == 0 ? "" : " ") + String.join(" ", words.subList(from, to));
+        event(out, c.chunk(text, from == 0, to == n ? c.reply.finishReason() : null));
+      }
+      if (includeUsage) {
+        ObjectNode u = c.envelope("chat.completion.chunk");
+        u.putArray("choices");
+        u.set("usage", c.usage());
+        event(out, Json.write(u));
+      }
+      event(out, "[DONE]");
+    }
+  }
+
+  private static void event(OutputStream out, String data) throws IOException {
+    out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  private static void sleep(long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+      LockSupport.parkNanos(left);
+    }
+  }
+
+  /** One finished prefill and the reply it will stream. */
+  private static final class Completion {
+    final String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
+    final long created = System.currentTimeMillis() / 1000;
+    final String model;
+    final int promptTokens;
+    final int cachedTokens;
+    final DeterministicReply reply;
+
+    Completion(String model, int promptTokens, int cachedTokens, DeterministicReply reply) {
+      this.model = model;
+      this.promptTokens = promptTokens;
+      this.cachedTokens = cachedTokens;
+      this.reply = reply;
+    }
+
+    ObjectNode envelope(String object) {
+      return Json.object().put("id", id).put("object", object).put("created", created).put("model", model);
+    }
+
+    ObjectNode usage() {
+      int completion = reply.words().size();
+      ObjectNode u = Json.object()
+          .put("prompt_tokens", promptTokens)
+          .put("total_tokens", promptTokens + completion)
+          .put("completion_tokens", completion);
+      u.putObject("prompt_tokens_details").put("cached_tokens", cachedTokens);
+      return u;
+    }
+
+    ObjectNode response() {
+      ObjectNode r = envelope("chat.completion");
+      ObjectNode choice = r.putArray("choices").addObject();
+      choice.put("index", 0);
+      choice.putObject("message").put("role", "assistant").put("content", reply.text())
+          .putNull("reasoning_content").putNull("tool_calls");
+      choice.putNull("logprobs");
+      choice.put("finish_reason", reply.finishReason());
+      choice.putNull("matched_stop");
+      r.set("usage", usage());
+      return r;
+    }
+
+    String chunk(String content, boolean first, String finishReason) {
+      ObjectNode r = envelope("chat.completion.chunk");
+      ObjectNode choice = r.putArray("choices").addObject();
+      choice.put("index", 0);
+      ObjectNode delta = choice.putObject("delta");
+      if (first) {
+        delta.put("role", "assistant");
+      }
+      delta.put("content", content);
+      choice.putNull("logprobs");
+      if (finishReason == null) {
+        choice.putNull("finish_reason");
+      } else {
+        choice.put("finish_reason", finishReason);
+      }
+      choice.putNull("matched_stop");
+      r.putNull("usage");
+      return Json.write(r);
+    }
+  }
+}

@@ -1,0 +1,256 @@
+package dev.srt.operator.emulator;
+
+import dev.srt.operator.render.Shell;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes the executables that turn a laptop or CI machine into an emulated GPU host: with the
+ * directory first on PATH, the scripts srt-operator renders run unchanged. {@code python3} and
+ * {@code python} send the modules an arm runs to the emulator and everything else to the real
+ * interpreter found at install time; {@code cargo}, {@code git}, {@code pip}, {@code maturin} are
+ * the offline build tools; {@code nvidia-smi} lists eight H100s.
+ */
+public final class ShimInstaller {
+  /** {@code python3 -m <module>} → {@code emulate <args>}. */
+  static final Map<String, String> PYTHON_MODULES = pythonModules();
+
+  private final JavaLauncher launcher;
+  private final Path stateDir;
+  private final String realPython;
+  private final String realGit;
+
+  public ShimInstaller(JavaLauncher launcher, Path stateDir, String realPython, String realGit) {
+    this.launcher = launcher;
+    this.stateDir = stateDir.toAbsolutePath().normalize();
+    this.realPython = realPython;
+    this.realGit = realGit;
+  }
+
+  private static Map<String, String> pythonModules() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("sglang.launch_server", "sglang-worker");
+    m.put("dynamo.sglang.launch_server", "sglang-worker");
+    m.put("sglang.bench_serving", "bench-serving");
+    m.put("sglang.benchmark.serving", "bench-serving");
+    m.put("dynamo.frontend", "dynamo-frontend");
+    m.put("dynamo.sglang.sidecar", "dynamo-sidecar");
+    m.put("maturin", "tool maturin");
+    m.put("pip", "tool pip");
+    return m;
+  }
+
+  /** Installs into {@code dir}, finding the real python3 and git on {@code path} (minus {@code dir}). */
+  public static ShimInstaller forPath(JavaLauncher launcher, Path dir, Path stateDir, String path) {
+    Path self = dir.toAbsolutePath().normalize();
+    String python = find("python3", path, self).map(ShimInstaller::resolveInterpreter).orElse(null);
+    String git = find("git", path, self).map(Path::toString).orElse(null);
+    return new ShimInstaller(launcher, stateDir, python, git);
+  }
+
+  static Optional<Path> find(String name, String path, Path exclude) {
+    for (String d : path.split(File.pathSeparator)) {
+      if (d.isEmpty()) {
+        continue;
+      }
+      Path dir = Path.of(d).toAbsolutePath().normalize();
+      Path candidate = dir.resolve(name);
+      if (!dir.equals(exclude) && Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+        return Optional.of(candidate);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The interpreter behind a launcher such as a pyenv shim, so the shim does not depend on it. */
+  private static String resolveInterpreter(Path python) {
+    try {
+      Process p = new ProcessBuilder(python.toString(), "-c", "import sys; print(sys.executable)").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 && !out.isEmpty() && Files.isExecutable(Path.of(out))) {
+        return out;
+      }
+    } catch (IOException e) {
+      // fall back to the launcher itself
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return python.toString();
+  }
+
+  public List<Path> install(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Map<String, String> shims = new LinkedHashMap<>();
+    shims.put("python3", python());
+    shims.put("python", python());
+    shims.put("cargo", tool("cargo", "tool cargo", ""));
+    shims.put("git", tool("git", "tool git", realGit == null ? "" : "export SRT_EMULATOR_REAL_GIT=" + Shell.quote(realGit) + "\n"));
+    shims.put("pip", tool("pip", "tool pip", ""));
+    shims.put("pip3", tool("pip3", "tool pip", ""));
+    shims.put("maturin", tool("maturin", "tool maturin", ""));
+    shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
+    shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
+    shims.put("nvidia-smi", NVIDIA_SMI);
+    shims.put("protoc", header("protoc") + """
+        if [[ "${1-}" == "--version" ]]; then
+          echo "libprotoc 3.21.12 (emulated by srt-operator)"
+          exit 0
+        fi
+        echo "protoc (emulated): only --version is emulated" >&2
+        exit 1
+        """);
+    write(dir, shims);
+    Files.createDirectories(stateDir);
+    return shims.keySet().stream().map(dir::resolve).toList();
+  }
+
+  private String header(String name) {
+    return "#!/usr/bin/env bash\n"
+        + "# " + name + " on the srt-operator emulated GPU host (written by `srt-operator emulate install`).\n"
+        + "if [[ -z \"${SRT_EMULATOR_STATE:-}\" ]]; then\n"
+        + "  export SRT_EMULATOR_STATE=" + Shell.quote(stateDir.toString()) + "\n"
+        + "fi\n";
+  }
+
+  private String tool(String name, String emulateArgs, String extra) {
+    return header(name) + extra + "exec " + launcher.emulateCommand(emulateArgs.split(" ")) + " \"$@\"\n";
+  }
+
+  private String python() {
+    Map<String, List<String>> modulesByTarget = new LinkedHashMap<>();
+    PYTHON_MODULES.forEach((module, target) -> modulesByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(module));
+    StringBuilder cases = new StringBuilder();
+    modulesByTarget.forEach((target, modules) -> cases.append("    ").append(String.join("|", modules))
+        .append(") emulate ").append(target).append(" \"${args[@]:i+2}\" ;;\n"));
+    if (realPython != null) {
+      // a virtualenv's own interpreters would bypass these shims: make them shims too
+      cases.append("    venv) export SRT_EMULATOR_REAL_PYTHON=").append(Shell.quote(realPython))
+          .append("; emulate venv \"${args[@]:i+2}\" ;;\n");
+    }
+    String fallback = realPython == null
+        ? "echo \"python3: no real interpreter was found when the emulator shims were installed\" >&2\nexit 127\n"
+        : "exec " + Shell.quote(realPython) + " \"$@\"\n";
+    return header("python3") + """
+        # The emulated modules get a stub site dir, so `import dynamo` works once the emulated pip installed it.
+        export PYTHONPATH="${SRT_EMULATOR_STATE}/site${PYTHONPATH:+:${PYTHONPATH}}"
+        # packages the emulated pip installed from source (pip install -e DIR) stay importable
+        if [[ -f "${SRT_EMULATOR_STATE}/import-roots" ]]; then
+          while IFS= read -r root; do
+            PYTHONPATH="${PYTHONPATH}:${root}"
+          done < "${SRT_EMULATOR_STATE}/import-roots"
+        fi
+        emulate() {
+          exec %s "$@"
+        }
+        args=("$@")
+        i=0
+        # interpreter switches that may precede -m
+        while [[ "${args[i]-}" =~ ^-[uBEsIOq]+$ ]]; do
+          i=$((i + 1))
+        done
+        if [[ "${args[i]-}" == "-m" ]]; then
+          case "${args[i+1]-}" in
+        %s  esac
+        fi
+        %s""".formatted(launcher.emulateCommand(), cases, fallback);
+  }
+
+  /**
+   * {@code python3 -m venv ARGS}: creates the environment with the real interpreter, then moves
+   * each of its {@code bin/python*} aside ({@code .srt-real-<name>}, still inside the environment,
+   * so it keeps its site-packages) and puts shims in their place, plus pip shims. Scripts that run
+   * everything through {@code .venv/bin/python} thus still reach the emulator.
+   */
+  public static int virtualenv(String realPython, List<String> args, JavaLauncher launcher, Path stateDir, Path cwd)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(realPython, "-m", "venv"));
+    cmd.addAll(args);
+    int code = new ProcessBuilder(cmd).directory(cwd.toFile()).inheritIO().start().waitFor();
+    if (code != 0) {
+      return code;
+    }
+    for (String d : new ArgParser("venv").withPositionals().value("--prompt").parse(args).positional()) {
+      Path bin = cwd.resolve(d).resolve("bin").normalize();
+      List<String> names;
+      try (var files = Files.list(bin)) {
+        names = files.map(f -> f.getFileName().toString()).sorted().toList();
+      }
+      List<String> pythons = names.stream().filter(n -> n.matches("python[0-9.]*")).toList();
+      java.util.Set<String> pips = new java.util.TreeSet<>(List.of("pip", "pip3"));
+      names.stream().filter(n -> n.matches("pip[0-9.]*")).forEach(pips::add);
+      for (String name : pythons) {
+        Files.move(bin.resolve(name), bin.resolve(".srt-real-" + name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+      String real = bin.resolve(".srt-real-" + (pythons.contains("python3") ? "python3" : pythons.get(0))).toString();
+      ShimInstaller inVenv = new ShimInstaller(launcher, stateDir, real, null);
+      Map<String, String> shims = new LinkedHashMap<>();
+      pythons.forEach(n -> shims.put(n, inVenv.python()));
+      for (String pip : pips) {
+        shims.put(pip, inVenv.tool(pip, "tool pip", ""));
+      }
+      write(bin, shims);
+    }
+    return 0;
+  }
+
+  private static void write(Path dir, Map<String, String> shims) throws IOException {
+    for (Map.Entry<String, String> s : shims.entrySet()) {
+      Path f = dir.resolve(s.getKey());
+      Files.deleteIfExists(f);
+      Files.writeString(f, s.getValue());
+      Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+  }
+
+  private static final String NVIDIA_SMI = """
+      #!/usr/bin/env bash
+      # nvidia-smi on the srt-operator emulated GPU host: eight H100s, always idle.
+      name="NVIDIA H100 80GB HBM3"
+      uuid() { printf 'GPU-5e1c0a00-0000-4000-8000-%012d' "$1"; }
+      query=""
+      for arg in "$@"; do
+        case "$arg" in
+          -L|--list-gpus)
+            for i in 0 1 2 3 4 5 6 7; do echo "GPU $i: $name (UUID: $(uuid "$i"))"; done
+            exit 0 ;;
+          --query-gpu=*) query="${arg#--query-gpu=}" ;;
+        esac
+      done
+      if [[ -n "$query" ]]; then
+        for i in 0 1 2 3 4 5 6 7; do
+          line=""
+          IFS=',' read -ra fields <<< "$query"
+          for f in "${fields[@]}"; do
+            case "${f// /}" in
+              index) v="$i" ;;
+              name) v="$name" ;;
+              uuid) v="$(uuid "$i")" ;;
+              memory.total) v="81559 MiB" ;;
+              memory.used) v="0 MiB" ;;
+              memory.free) v="81559 MiB" ;;
+              utilization.gpu) v="0 %" ;;
+              driver_version) v="570.86.15" ;;
+              *) v="[N/A]" ;;
+            esac
+            line="${line:+$line, }$v"
+          done
+          echo "$line"
+        done
+        exit 0
+      fi
+      echo "+-----------------------------------------------------------------------------------------+"
+      echo "| NVIDIA-SMI 570.86.15 (emulated by srt-operator)  Driver Version: 570.86.15  CUDA Version: 12.8 |"
+      echo "+-----------------------------------------------------------------------------------------+"
+      for i in 0 1 2 3 4 5 6 7; do printf '| %d  %-28s | 0MiB / 81559MiB | 0%%  Default |\\n' "$i" "$name"; done
+      """;
+}
