@@ -15,7 +15,6 @@ SRT_PYTHON=python3
 SRT_HEALTH_TIMEOUT=1800
 SRT_HEALTH_INTERVAL=10
 cd "$RUN_DIR"
-export HF_HOME=/scratch/hf
 
 # ---- srt-operator shared bash library: identical in every rendered script ----
 # Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and
@@ -449,29 +448,30 @@ if [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"
 SRT_SIDECAR_SUPERVISOR_EOF
 
+export HF_HOME=/scratch/hf
 srt_begin
 
 srt_phase building
 srt_stage_dynamo_build() {
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
-  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
-  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo checkout --detach FETCH_HEAD
-  git clone --no-checkout https://github.com/ishandhanani/router-sandbox /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog fetch --depth 1 origin 411b4648e7fd50c776f0c787f1abb2592eeef41b
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog checkout --detach FETCH_HEAD
-  srt_require_file /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml
-  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml dynamo-kv-router 'dynamo-kv-router = { path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/kv-router", features = ["standalone-selection"] }'
-  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python/Cargo.toml dynamo-worker-selection-policy-catalog 'dynamo-worker-selection-policy-catalog = { package = "sgl-router-cache-aware-dynamo-policy", path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware", optional = true }'
-  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python python3 -m maturin build --release --features custom-policy -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
-  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
-  cp /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/worker-selection.yaml /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
+  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
+  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo checkout --detach FETCH_HEAD || return
+  git clone --no-checkout https://github.com/ishandhanani/router-sandbox /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog fetch --depth 1 origin 411b4648e7fd50c776f0c787f1abb2592eeef41b || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog checkout --detach FETCH_HEAD || return
+  srt_require_file /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml || return
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml dynamo-kv-router 'dynamo-kv-router = { path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/kv-router", features = ["standalone-selection"] }' || return
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python/Cargo.toml dynamo-worker-selection-policy-catalog 'dynamo-worker-selection-policy-catalog = { package = "sgl-router-cache-aware-dynamo-policy", path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware", optional = true }' || return
+  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python python3 -m maturin build --release --features custom-policy -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 || return
+  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 || return
+  cp /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/worker-selection.yaml /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml || return
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
 }
 srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 srt_stage_dynamo_build
 srt_stage_dynamo_install() {
-  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092
+  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 || return
 }
 srt_stage dynamo-install '' srt_stage_dynamo_install
 

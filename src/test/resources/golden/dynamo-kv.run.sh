@@ -15,7 +15,6 @@ SRT_PYTHON=python3
 SRT_HEALTH_TIMEOUT=1800
 SRT_HEALTH_INTERVAL=10
 cd "$RUN_DIR"
-export HF_HOME=/scratch/hf
 
 # ---- srt-operator shared bash library: identical in every rendered script ----
 # Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and
@@ -449,22 +448,23 @@ if [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"
 SRT_SIDECAR_SUPERVISOR_EOF
 
+export HF_HOME=/scratch/hf
 srt_begin
 
 srt_phase building
 srt_stage_dynamo_build() {
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build
-  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build
-  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo checkout --detach FETCH_HEAD
-  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo/lib/bindings/python python3 -m maturin build --release -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4
-  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build || return
+  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build || return
+  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo checkout --detach FETCH_HEAD || return
+  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo/lib/bindings/python python3 -m maturin build --release -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4.build || return
 }
 srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 srt_stage_dynamo_build
 srt_stage_dynamo_install() {
-  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4
+  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 || return
 }
 srt_stage dynamo-install '' srt_stage_dynamo_install
 

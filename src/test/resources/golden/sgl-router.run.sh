@@ -15,7 +15,6 @@ SRT_PYTHON=python3
 SRT_HEALTH_TIMEOUT=1800
 SRT_HEALTH_INTERVAL=10
 cd "$RUN_DIR"
-export HF_HOME=/scratch/hf
 
 # ---- srt-operator shared bash library: identical in every rendered script ----
 # Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and
@@ -385,12 +384,13 @@ srt_node_addr() {
 }
 # ---- end of the shared library ----
 
+export HF_HOME=/scratch/hf
 srt_begin
 
 srt_phase building
 srt_stage_sgl_router_build() {
   export CARGO_TARGET_DIR=/scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target
-  cargo build --release --manifest-path /src/sglang/experimental/sgl-router/Cargo.toml --bin sgl-router
+  cargo build --release --manifest-path /src/sglang/experimental/sgl-router/Cargo.toml --bin sgl-router || return
 }
 srt_stage sgl-router-build '' srt_stage_sgl_router_build
 

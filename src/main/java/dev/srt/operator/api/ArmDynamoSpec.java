@@ -13,6 +13,6 @@ public class ArmDynamoSpec {
   public PolicyCatalogSpec policyCatalog;
 
   public boolean sidecarEnabled() {
-    return sidecar != null && sidecar.isEnabled();
+    return sidecar != null && sidecar.enabledOrDefault();
   }
 }

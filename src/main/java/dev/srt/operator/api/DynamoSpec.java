@@ -11,8 +11,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "[has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
     message = "set exactly one Dynamo install source: version, hash or wheel")
 @ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
-@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['nats', 'zmq']", message = "must be nats or zmq", fieldPath = ".eventPlane")
-@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['nats', 'tcp', 'http']", message = "must be nats, tcp or http", fieldPath = ".requestPlane")
+@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane == 'zmq'", message = "must be zmq (a nats plane needs a NATS server, which srt-operator does not start yet)", fieldPath = ".eventPlane")
+@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['tcp', 'http']", message = "must be tcp or http (a nats plane needs a NATS server, which srt-operator does not start yet)", fieldPath = ".requestPlane")
 @ValidationRule(value = "!has(self.wheel) || self.wheel.startsWith('/')", message = "must be an absolute host path", fieldPath = ".wheel")
 @ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
@@ -29,10 +29,10 @@ public class DynamoSpec {
   @JsonPropertyDescription("Where the source build of hash comes from.")
   public DynamoSourceSpec source;
 
-  @JsonPropertyDescription("Dynamo event plane (DYN_EVENT_PLANE): nats or zmq. Default: Dynamo's own.")
+  @JsonPropertyDescription("Dynamo event plane (DYN_EVENT_PLANE): zmq. Discovery is file-based in the run directory, so no etcd or NATS runs. Default: Dynamo's own.")
   public String eventPlane;
 
-  @JsonPropertyDescription("Dynamo request plane (DYN_REQUEST_PLANE): nats, tcp or http. Default tcp.")
+  @JsonPropertyDescription("Dynamo request plane (DYN_REQUEST_PLANE): tcp or http. Default tcp.")
   public String requestPlane;
 
   @Min(1)

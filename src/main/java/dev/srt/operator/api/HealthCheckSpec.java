@@ -8,7 +8,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.timeout) || self.timeout.matches('^([0-9]+(ms|s|m|h))+$')", message = "must be a duration such as 30m or 1h30m", fieldPath = ".timeout")
 @ValidationRule(value = "!has(self.interval) || self.interval.matches('^([0-9]+(ms|s|m|h))+$')", message = "must be a duration such as 10s", fieldPath = ".interval")
 public class HealthCheckSpec {
-  @JsonPropertyDescription("Budget for all readiness gates of one arm (workers, router, canary). Default 30m.")
+  @JsonPropertyDescription("Budget of each readiness gate of an arm (every worker healthy; router ready; canary). Default 30m.")
   public String timeout;
 
   @JsonPropertyDescription("Pause between readiness probes. Default 10s.")

@@ -14,10 +14,10 @@ public class KvEventsSpec {
   @JsonPropertyDescription("ZMQ topic. Default: kv-events.")
   public String topic;
 
-  @JsonPropertyDescription("false turns KV events off (routers then fall back to load-only decisions). Default true.")
+  @JsonPropertyDescription("false turns KV events off (routers then fall back to load-only decisions). Default true when this block is present; without a kvEvents block workers publish no KV events.")
   public Boolean enabled;
 
-  public boolean isEnabled() {
+  public boolean enabledOrDefault() {
     return enabled == null || enabled;
   }
 }

@@ -8,7 +8,7 @@ public class ObservabilitySpec {
   @JsonPropertyDescription("Scrape router and worker /metrics before and after the benchmark, and add Dynamo span/request-trace env to arms whose frontend is dynamo (never to others).")
   public Boolean enabled;
 
-  public boolean isEnabled() {
+  public boolean enabledOrDefault() {
     return Boolean.TRUE.equals(enabled);
   }
 }

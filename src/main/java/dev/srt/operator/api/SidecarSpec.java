@@ -13,7 +13,7 @@ public class SidecarSpec {
   @JsonPropertyDescription("Extra arguments appended to python -m dynamo.sglang.sidecar.")
   public List<String> args = new ArrayList<>();
 
-  public boolean isEnabled() {
+  public boolean enabledOrDefault() {
     return enabled == null || enabled;
   }
 }

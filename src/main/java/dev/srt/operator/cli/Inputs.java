@@ -3,6 +3,8 @@ package dev.srt.operator.cli;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.config.Problem;
+import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
@@ -39,6 +41,16 @@ record Inputs(RouterComparison comparison, GpuCluster cluster, Mode mode) {
     }
     RouterComparison rc = loaded.comparisons().get(0);
     GpuCluster cluster = loaded.clusterFor(rc).orElse(null);
+    if (mode != null) {
+      // The requested mode may have rules the cluster's own mode does not (one host for direct).
+      List<Problem> modeErrors = Validator.validate(rc, cluster, mode.id()).stream().filter(Problem::isError)
+          .filter(p -> !loaded.problems().stream().anyMatch(q -> q.path().equals(p.path()) && q.message().equals(p.message())))
+          .toList();
+      if (!modeErrors.isEmpty()) {
+        modeErrors.forEach(p -> err.println("--mode " + mode.id() + ": " + p.describe()));
+        throw new Invalid();
+      }
+    }
     if (cluster == null) {
       err.println("note: GpuCluster " + rc.getSpec().clusterRef.name + " is not in the files (--cluster FILE); using defaults: "
           + "8 GPUs per node, " + Planner.DEFAULT_PYTHON + ", work dir " + Planner.DEFAULT_WORK_DIR

@@ -47,10 +47,26 @@ public final class FlagVocabulary {
       return List.of();
     }
     return args.keySet().stream()
-        .filter(k -> !knows(program, "--" + k))
-        .map(k -> Problem.warning(FieldPath.field(path, k), "--" + k + " is not a known flag of " + program
+        .filter(k -> !knows(program, "--" + k.replace('_', '-')))
+        .map(k -> Problem.warning(FieldPath.field(path, k), "--" + k.replace('_', '-') + " is not a known flag of " + program
             + " (passed through as given; check the spelling and the version you run)"))
         .toList();
+  }
+
+  /** Warnings for the options (words starting with --) of a raw argument list. */
+  public static List<Problem> checkArgs(String program, String path, List<String> args) {
+    if (args == null) {
+      return List.of();
+    }
+    List<Problem> out = new java.util.ArrayList<>();
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a != null && a.startsWith("--") && !knows(program, a.contains("=") ? a.substring(0, a.indexOf('=')) : a)) {
+        out.add(Problem.warning(path + "[" + i + "]", a + " is not a known flag of " + program
+            + " (passed through as given; check the spelling and the version you run)"));
+      }
+    }
+    return out;
   }
 
   private static Set<String> load(String name) {

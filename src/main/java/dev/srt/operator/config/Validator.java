@@ -54,6 +54,14 @@ public final class Validator {
 
   /** Rules of a comparison; {@code cluster} may be null when it is not known (no fit checks). */
   public static List<Problem> validate(RouterComparison rc, GpuCluster cluster) {
+    return validate(rc, cluster, null);
+  }
+
+  /**
+   * As {@link #validate(RouterComparison, GpuCluster)}, for running in {@code mode} ("slurm" or
+   * "direct") instead of the cluster's own mode when it is not null.
+   */
+  public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, String mode) {
     List<Problem> out = new ArrayList<>();
     String name = rc.getMetadata() == null ? null : rc.getMetadata().getName();
     if (name == null || name.isBlank()) {
@@ -98,8 +106,8 @@ public final class Validator {
       out.add(Problem.warning("spec.clusterRef.name",
           "names " + spec.clusterRef.name + " but the cluster in use is " + cluster.getMetadata().getName()));
     }
-    if (cluster != null && cluster.getSpec() != null && "direct".equals(cluster.getSpec().mode)
-        && spec.resources != null && nodes(spec.resources) > 1) {
+    String effectiveMode = mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode;
+    if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
@@ -137,6 +145,7 @@ public final class Validator {
         }
         if (arm.dynamo.sidecar != null) {
           flagList(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
+          out.addAll(FlagVocabulary.checkArgs(FlagVocabulary.DYNAMO_SIDECAR, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args));
         }
         if (arm.dynamo.policyCatalog != null) {
           policyCatalog(out, p + ".dynamo.policyCatalog", arm.dynamo.policyCatalog, type, spec.dynamo);
@@ -299,11 +308,11 @@ public final class Validator {
       out.add(Problem.error("spec.dynamo.hash", "must be a full 40-hex commit, not " + d.hash));
     }
     requireAbsolute(out, "spec.dynamo.wheel", d.wheel, false);
-    if (d.eventPlane != null && !Set.of("nats", "zmq").contains(d.eventPlane)) {
-      out.add(Problem.error("spec.dynamo.eventPlane", "must be nats or zmq"));
+    if (d.eventPlane != null && !"zmq".equals(d.eventPlane)) {
+      out.add(Problem.error("spec.dynamo.eventPlane", "must be zmq (a nats plane needs a NATS server, which srt-operator does not start yet)"));
     }
-    if (d.requestPlane != null && !Set.of("nats", "tcp", "http").contains(d.requestPlane)) {
-      out.add(Problem.error("spec.dynamo.requestPlane", "must be nats, tcp or http"));
+    if (d.requestPlane != null && !Set.of("tcp", "http").contains(d.requestPlane)) {
+      out.add(Problem.error("spec.dynamo.requestPlane", "must be tcp or http (a nats plane needs a NATS server, which srt-operator does not start yet)"));
     }
     duration(out, "spec.dynamo.sidecarStartupTimeout", d.sidecarStartupTimeout);
     if (d.sidecarPort != null) {

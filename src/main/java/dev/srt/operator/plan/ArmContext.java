@@ -52,7 +52,7 @@ public record ArmContext(
   }
 
   public boolean observability() {
-    return spec.observability != null && spec.observability.isEnabled();
+    return spec.observability != null && spec.observability.enabledOrDefault();
   }
 
   public String cacheDir(String... parts) {

@@ -1,6 +1,7 @@
 package dev.srt.operator.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.srt.operator.config.Mappers;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.TreeMap;
 
 /**
  * Turns a flag map into argv words, in key order (the API server does not keep map order, so
- * sorting is what makes the CLI and the operator render the same bytes): {@code true -> --k};
+ * sorting is what makes the CLI and the operator render the same bytes; keys written with '_' are
+ * rendered with '-'): {@code true -> --k};
  * {@code false -> omitted}; a list -> {@code --k v1 v2}; a map -> {@code --k <compact JSON>};
  * anything else -> {@code --k value}.
  */
@@ -33,7 +35,8 @@ public final class Flags {
         continue;
       }
       Object v = e.getValue();
-      String flag = "--" + e.getKey();
+      // The programs spell their flags with '-': a YAML key written with '_' means the same flag.
+      String flag = "--" + normalize(e.getKey());
       if (v instanceof Boolean b) {
         if (b) {
           out.add(flag);
@@ -70,7 +73,7 @@ public final class Flags {
   static String scalar(Object v) {
     if (v instanceof Map<?, ?> || v instanceof List<?>) {
       try {
-        return Mappers.json().writeValueAsString(v);
+        return Mappers.json().copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true).writeValueAsString(v);
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("cannot render " + v, e);
       }

@@ -15,10 +15,12 @@ public final class Gates {
    * Every worker's own /health: routers report ready after the first worker registers, so the
    * barrier that means "the whole topology serves" has to be on the workers.
    */
-  public static Gate workersHealth(ArmContext ctx) {
+  public static Gate workersHealth(List<ProcessSpec> workers) {
     List<Gate.Check> checks = new ArrayList<>();
-    for (WorkerSlot w : ctx.topology().workers()) {
-      checks.add(new Gate.Check(w.name(), Role.WORKER, Probe.httpStatus(ctx.workerUrl(w) + "/health", 200)));
+    for (ProcessSpec p : workers) {
+      if (p.probe() != null && (p.role() == Role.WORKER || p.role() == Role.ENGINE)) {
+        checks.add(new Gate.Check(p.group() != null ? p.group() : p.name(), Role.WORKER, p.probe()));
+      }
     }
     return new Gate(WORKERS_HEALTH, checks);
   }

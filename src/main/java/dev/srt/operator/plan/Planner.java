@@ -53,10 +53,11 @@ public final class Planner {
         Math.max(1, timeout.toSeconds()), Math.max(1, interval.toSeconds()), Math.max(1, sidecarTimeout.toSeconds()));
 
     Frontend frontend = Frontends.of(arm.frontend.type);
-    List<ProcessSpec> processes = new ArrayList<>(frontend.workers(ctx));
+    List<ProcessSpec> workers = frontend.workers(ctx);
+    List<ProcessSpec> processes = new ArrayList<>(workers);
     processes.add(frontend.router(ctx));
     processes.add(Workload.process(ctx));
-    List<Gate> gates = new ArrayList<>(frontend.readiness(ctx));
+    List<Gate> gates = new ArrayList<>(frontend.readiness(ctx, workers));
     gates.add(Gates.canary(ctx));
 
     Map<String, Object> facts = new LinkedHashMap<>();
@@ -70,7 +71,7 @@ public final class Planner {
         c.path == null ? List.of() : List.copyOf(c.path),
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
-        container(c),
+        container(c, spec),
         facts);
   }
 
@@ -91,11 +92,15 @@ public final class Planner {
         new TreeMap<>(slurm.srunOptions == null ? Map.of() : slurm.srunOptions));
   }
 
-  private static RunPlan.ContainerPlan container(GpuClusterSpec c) {
+  /** The container, with the model mounted at the same path next to the configured mounts. */
+  private static RunPlan.ContainerPlan container(GpuClusterSpec c, RouterComparisonSpec spec) {
     if (c.container == null || c.container.runtime == null || "none".equals(c.container.runtime)) {
       return null;
     }
-    return new RunPlan.ContainerPlan(c.container.runtime, c.container.image,
-        c.container.mounts == null ? List.of() : List.copyOf(c.container.mounts));
+    List<String> mounts = new ArrayList<>(List.of(spec.model.path + ":" + spec.model.path));
+    if (c.container.mounts != null) {
+      mounts.addAll(c.container.mounts);
+    }
+    return new RunPlan.ContainerPlan(c.container.runtime, c.container.image, List.copyOf(mounts));
   }
 }

@@ -59,7 +59,7 @@ public final class SglangEngine {
   /** The whole KV-event wiring: a ZMQ publisher per worker on {@code tcp://*:5200+i}. */
   static String kvEventsConfig(ArmContext ctx, WorkerSlot w) {
     KvEventsSpec kv = ctx.spec().backend == null ? null : ctx.spec().backend.kvEvents;
-    if (kv == null || !kv.isEnabled()) {
+    if (kv == null || !kv.enabledOrDefault()) {
       return null;
     }
     Map<String, Object> cfg = new LinkedHashMap<>();

@@ -68,7 +68,12 @@ abstract class Launcher {
         out.addAll(List.of("--gpus", "\"device=" + String.join(",", gpus.stream().map(String::valueOf).toList()) + "\""));
       }
       mounts().forEach(m -> out.addAll(List.of("--volume", m)));
-      env.forEach((k, v) -> out.addAll(List.of("--env", k + "=" + v)));
+      // --gpus renumbers the selected devices from 0 inside the container.
+      env.forEach((k, v) -> {
+        if (!k.equals("CUDA_VISIBLE_DEVICES")) {
+          out.addAll(List.of("--env", k + "=" + v));
+        }
+      });
       out.add(plan.container().image());
       out.addAll(command);
       return out;

@@ -51,7 +51,6 @@ final class ScriptBody {
     if (!plan.path().isEmpty()) {
       line("export PATH=" + plan.path().stream().map(words::word).collect(Collectors.joining(":")) + ":\"$PATH\"");
     }
-    plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("");
     out.append(BashLibrary.text());
     if (plan.processes().stream().anyMatch(p -> p.startAfter() != null)) {
@@ -68,6 +67,8 @@ final class ScriptBody {
       line("for srt_node in \"${SRT_NODES[@]}\"; do SRT_NODE_ADDR+=(\"$(srt_node_addr \"$srt_node\")\"); done");
       line("");
     }
+    // After the node addresses: cluster env values may use {{node:N}}.
+    plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
     builds();
     processes();
@@ -86,8 +87,9 @@ final class ScriptBody {
       String fn = "srt_stage_" + stage.name().replace('-', '_');
       line(fn + "() {");
       stage.env().forEach((k, v) -> line("  export " + k + "=" + words.word(v)));
+      // Each step checks its own status: set -e does not apply inside a function whose caller tests it.
       for (List<String> step : stage.steps()) {
-        line("  " + words.join(step));
+        line("  " + words.join(step) + " || return");
       }
       line("}");
       line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + fn);

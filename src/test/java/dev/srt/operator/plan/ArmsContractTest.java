@@ -90,8 +90,9 @@ class ArmsContractTest {
     String yaml = Examples.exampleYaml().replace("args: {policy: cache_aware}",
         "args: {policy: cache_aware, model-id: my-model, tokenizer_path: /tok/tokenizer.json}");
     List<String> argv = planOf(yaml, "sgl-router", Mode.DIRECT).process("router").argv();
-    assertThat(argv).containsSequence("--model-id", "my-model").containsSequence("--tokenizer_path", "/tok/tokenizer.json")
-        .doesNotContain("Qwen/Qwen3-32B-FP8", "--tokenizer-path");
+    assertThat(argv).containsSequence("--model-id", "my-model").containsSequence("--tokenizer-path", "/tok/tokenizer.json")
+        .doesNotContain("Qwen/Qwen3-32B-FP8", "/models/Qwen3-32B-FP8/tokenizer.json");
+    assertThat(argv.stream().filter(a -> a.equals("--tokenizer-path"))).hasSize(1);
   }
 
   @Test

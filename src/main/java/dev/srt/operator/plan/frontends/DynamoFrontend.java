@@ -48,12 +48,14 @@ public final class DynamoFrontend implements Frontend {
     for (WorkerSlot w : ctx.topology().workers()) {
       Probe health = Probe.httpStatus(ctx.workerUrl(w) + "/health", 200);
       if (!sidecar) {
+        // The in-process Dynamo worker serves no SGLang HTTP API; its health is on the system port.
+        Probe system = Probe.httpStatus("http://" + ctx.nodeHost(w.node()) + ":" + w.ports().system() + "/health", 200);
         Map<String, String> env = SglangEngine.env(ctx, w);
         env.putAll(runtimeEnv(ctx));
         env.put("DYN_SYSTEM_PORT", String.valueOf(w.ports().system()));
         env.putAll(traceEnv(ctx, false));
         out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(), SglangEngine.argv(ctx, w, "dynamo.sglang", false), env,
-            ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), health, null, null));
+            ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), system, null, null));
         continue;
       }
       // The native engine is not a Dynamo process: it gets no DYN_* env.
@@ -91,11 +93,11 @@ public final class DynamoFrontend implements Frontend {
   }
 
   @Override
-  public List<Gate> readiness(ArmContext ctx) {
+  public List<Gate> readiness(ArmContext ctx, List<ProcessSpec> workers) {
     // /health answers 200 before any worker registered; count generate instances instead, then ask
     // whether the model is routable (it can be listed before its generate endpoint is).
     String model = URLEncoder.encode(ctx.servedModelName(), StandardCharsets.UTF_8).replace("+", "%20");
-    return List.of(Gates.workersHealth(ctx), new Gate(Gates.ROUTER_READY, List.of(
+    return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY, List.of(
         new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(ctx.routerUrl() + "/health", ctx.topology().workers().size())),
         new Gate.Check("router", Role.ROUTER, Probe.jsonTrue(ctx.routerUrl() + "/v1/models/" + model + "/ready", "ready")))));
   }

@@ -26,8 +26,11 @@ public interface Frontend {
   /** The router process. */
   ProcessSpec router(ArmContext ctx);
 
-  /** Readiness gates in order: the workers', then the router's (the planner adds the canary). */
-  List<Gate> readiness(ArmContext ctx);
+  /**
+   * Readiness gates in order: the workers' (usually {@link dev.srt.operator.plan.Gates#workersHealth}
+   * over {@code workers}), then the router's. The planner adds the canary.
+   */
+  List<Gate> readiness(ArmContext ctx, List<ProcessSpec> workers);
 
   /** Derived values worth showing in the plan (cache keys, health paths, binaries). */
   Map<String, Object> facts(ArmContext ctx);

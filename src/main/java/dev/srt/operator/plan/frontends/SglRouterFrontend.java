@@ -87,9 +87,9 @@ public final class SglRouterFrontend implements Frontend {
   }
 
   @Override
-  public List<Gate> readiness(ArmContext ctx) {
+  public List<Gate> readiness(ArmContext ctx, List<ProcessSpec> workers) {
     // /readyz is a bare status code: 200 once one worker registered, hence the workers gate first.
-    return List.of(Gates.workersHealth(ctx), new Gate(Gates.ROUTER_READY,
+    return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY,
         List.of(new Gate.Check("router", Role.ROUTER, Probe.httpStatus(ctx.routerUrl() + "/readyz", 200)))));
   }
 

@@ -1,0 +1,49 @@
+package dev.srt.operator.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.plan.Examples;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.Planner;
+import dev.srt.operator.plan.RunPlan;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A failing step of a cached build stage fails the run and leaves no completion marker. */
+class BuildStageIT {
+  @TempDir Path dir;
+
+  @Test
+  void aFailingEarlyStepFailsTheStageAndIsNotCached() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path git = bin.resolve("git");
+    Files.writeString(git, "#!/usr/bin/env bash\necho \"git: cannot reach $*\" >&2\nexit 128\n");
+    Files.setPosixFilePermissions(git, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path work = dir.resolve("work");
+    String yaml = Examples.exampleYaml() + "\n---\n" + """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: h100-box}
+        spec: {mode: direct, transport: local, workDir: %s, path: [%s]}
+        """.formatted(work, bin);
+    LoadedResources r = Examples.parse(yaml);
+    RunPlan plan = Planner.plan(r.comparisons().get(0), r.clusters().get(0), "dynamo-kv", Mode.DIRECT);
+    Path runDir = Files.createDirectories(dir.resolve("run"));
+    Files.writeString(runDir.resolve("run.sh"), Scripts.render(plan));
+
+    Bash.Result result = Bash.run(runDir, 60, List.of("bash", runDir.resolve("run.sh").toString()));
+
+    assertThat(result.code()).as(result.output()).isEqualTo(1);
+    String events = Files.readString(runDir.resolve("events.jsonl"));
+    assertThat(events).contains("\"reason\":\"BuildFailed\"").contains("\"status\":\"failed\"")
+        .doesNotContain("\"stage\":\"dynamo-install\"").doesNotContain("process-started");
+    String cache = plan.builds().get(0).cacheDir();
+    assertThat(Path.of(cache, ".complete")).doesNotExist();
+    assertThat(Files.readString(runDir.resolve("logs/dynamo-build.log"))).contains("git: cannot reach clone");
+  }
+}
