@@ -455,6 +455,7 @@ srt_phase building
 srt_stage_dynamo_build() {
   rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
   mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
+  python3 -m pip install --upgrade maturin || return
   git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo || return
   git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
   git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo checkout --detach FETCH_HEAD || return

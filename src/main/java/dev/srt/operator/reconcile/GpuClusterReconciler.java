@@ -16,6 +16,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +43,10 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
   private final Clock clock;
   private final Duration period;
 
-  public GpuClusterReconciler(Hosts hosts, Clock clock, Duration period) {
+  private final MeterRegistry metrics;
+
+  public GpuClusterReconciler(Hosts hosts, Clock clock, Duration period, MeterRegistry metrics) {
+    this.metrics = metrics;
     this.hosts = hosts;
     this.clock = clock;
     this.period = period;
@@ -85,6 +89,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
 
   @Override
   public UpdateControl<GpuCluster> reconcile(GpuCluster cluster, Context<GpuCluster> context) {
+    metrics.counter("srt_reconciles_total", "kind", "GpuCluster").increment();
     ProbeResult probe = context.getSecondaryResource(ProbeResult.class).orElse(null);
     GpuClusterStatus old = cluster.getStatus();
     GpuClusterStatus s = new GpuClusterStatus();

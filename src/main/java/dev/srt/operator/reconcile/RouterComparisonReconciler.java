@@ -21,6 +21,8 @@ import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import dev.srt.operator.render.Scripts;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -69,7 +71,16 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final RunObservations observations;
   private final Map<ResourceID, Integer> cleanupAttempts = new ConcurrentHashMap<>();
 
-  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, EventRecorder events, Clock clock, Duration startingPoll) {
+  private final MeterRegistry metrics;
+  private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
+
+  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, EventRecorder events, Clock clock, Duration startingPoll,
+      MeterRegistry metrics) {
+    this.metrics = metrics;
+    for (ArmPhase phase : ArmPhase.values()) {
+      Gauge.builder("srt_arms", armPhases, m -> m.values().stream().flatMap(List::stream).filter(phase.name()::equals).count())
+          .description("Arms of all RouterComparisons by phase").tag("phase", phase.name()).register(metrics);
+    }
     this.client = client;
     this.hosts = hosts;
     this.events = events;
@@ -90,6 +101,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   @Override
   public UpdateControl<RouterComparison> reconcile(RouterComparison rc, Context<RouterComparison> context) {
     Instant now = clock.instant();
+    metrics.counter("srt_reconciles_total", "kind", "RouterComparison").increment();
     String who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
     RouterComparisonStatus old = rc.getStatus();
     Run run = new Run(rc, who, now);
@@ -99,6 +111,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     Duration again = run.submitNext();
     RouterComparisonStatus next = run.status();
     run.emitTransitions(old, next);
+    armPhases.put(ResourceID.fromResource(rc), next.arms.stream().map(a -> a.phase).toList());
     if (!sameStatus(old, next)) {
       PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
         r.setStatus(next);
@@ -421,6 +434,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
     if (problem == null) {
       cleanupAttempts.remove(id);
+      armPhases.remove(id);
       return DeleteControl.defaultDelete();
     }
     int attempt = cleanupAttempts.merge(id, 1, Integer::sum);

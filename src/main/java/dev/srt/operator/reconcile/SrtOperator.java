@@ -37,13 +37,13 @@ public final class SrtOperator implements AutoCloseable {
       }
     });
     EventRecorder events = new EventRecorder(client);
-    this.comparisons = new RouterComparisonReconciler(client, hosts, events, clock, settings.startingPollInterval());
+    this.comparisons = new RouterComparisonReconciler(client, hosts, events, clock, settings.startingPollInterval(), metrics);
     operator.register(comparisons, c -> {
       if (!settings.namespaces().isEmpty()) {
         c.settingNamespaces(settings.namespaces());
       }
     });
-    operator.register(new GpuClusterReconciler(hosts, clock, settings.clusterProbeInterval()), c -> {
+    operator.register(new GpuClusterReconciler(hosts, clock, settings.clusterProbeInterval(), metrics), c -> {
       if (!settings.namespaces().isEmpty()) {
         c.settingNamespaces(settings.namespaces());
       }

@@ -51,6 +51,8 @@ public final class DynamoInstall {
     List<List<String>> steps = new ArrayList<>();
     steps.add(List.of("rm", "-rf", build));
     steps.add(List.of("mkdir", "-p", build));
+    // The Python bindings are built with maturin, from the same interpreter that installs the wheel.
+    steps.add(List.of(ctx.python(), "-m", "pip", "install", "--upgrade", "maturin"));
     steps.addAll(checkout(git, d.hash, dynamo));
     List<String> maturin = new ArrayList<>(List.of("srt_in_dir", dynamo + "/lib/bindings/python",
         ctx.python(), "-m", "maturin", "build", "--release"));

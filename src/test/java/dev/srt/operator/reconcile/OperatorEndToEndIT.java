@@ -1,0 +1,209 @@
+package dev.srt.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.testinfra.TestHosts;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.FileInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole operator: real JOSDK runtime and Fabric8 client against the CRUD mock API server (the
+ * one stand-in), the SSH key in a Secret, the real sshd on 127.0.0.1:2222, real Slurm with 8 fake
+ * GPUs, and the emulated engines, routers and benchmark behind the emulator's shims.
+ */
+class OperatorEndToEndIT {
+  static final String NS = "bench";
+  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
+
+  KubernetesMockServer server;
+  KubernetesClient client;
+  SrtOperator operator;
+  Path base;
+
+  @BeforeEach
+  void start() throws Exception {
+    TestHosts.requireSlurm();
+    assertThat(JAR).as("the shaded jar (mvn package) runs the emulator").exists();
+    base = Files.createTempDirectory(Path.of("/tmp"), "srt-op-e2e-");
+    run(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
+        "--state", base.resolve("emulator/state").toString()));
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+    server.init();
+    client = server.createClient();
+    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
+      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
+        client.apiextensions().v1().customResourceDefinitions().resource(
+            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
+      }
+    }
+    TestHosts.SshTarget ssh = TestHosts.ssh();
+    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("h100-box-ssh").withNamespace(NS).endMetadata()
+        .withData(Map.of("id_ed25519", b64(Files.readAllBytes(ssh.keyFile())), "known_hosts", b64(Files.readAllBytes(ssh.knownHostsFile()))))
+        .build()).create();
+    operator = new SrtOperator(client, new ClusterConnections(client, new SimpleMeterRegistry()), new SimpleMeterRegistry(),
+        new SrtOperator.Settings(java.util.Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500)));
+    operator.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (operator != null) {
+      operator.close();
+    }
+    if (client != null) {
+      client.close();
+      server.destroy();
+    }
+    if (base != null) {
+      run(List.of("bash", "-c", "scancel --name=srt-never 2>/dev/null; rm -rf " + base));
+    }
+  }
+
+  void applyExample() throws Exception {
+    TestHosts.SshTarget ssh = TestHosts.ssh();
+    String yaml = Files.readString(Path.of("examples/router-comparison.yaml"))
+        .replace("healthCheck: {timeout: 30m, interval: 10s}", "healthCheck: {timeout: 2m, interval: 1s}")
+        + "\n---\n" + """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: h100-box}
+        spec:
+          mode: slurm
+          transport: ssh
+          ssh:
+            host: %s
+            port: %d
+            user: %s
+            privateKeySecretRef: {name: h100-box-ssh, key: id_ed25519}
+            knownHostsSecretRef: {name: h100-box-ssh, key: known_hosts}
+          workDir: %s
+          gpusPerNode: 8
+          path: [%s]
+          env: {SRT_EMULATOR_STATE: %s}
+          slurm: {partition: %s, timeLimit: "00:15:00"}
+          pollInterval: 1s
+        """.formatted(ssh.host(), ssh.port(), ssh.user(), base.resolve("work"), base.resolve("emulator/bin"),
+            base.resolve("emulator/state"), TestHosts.slurmPartition());
+    LoadedResources r = LoadedResources.parse("e2e.yaml", yaml);
+    assertThat(r.hasErrors()).as(r.problems().toString()).isFalse();
+    GpuCluster cluster = r.clusters().get(0);
+    cluster.getMetadata().setNamespace(NS);
+    client.resource(cluster).create();
+    RouterComparison rc = r.comparisons().get(0);
+    rc.getMetadata().setNamespace(NS);
+    client.resource(rc).create();
+  }
+
+  RouterComparison rc() {
+    return client.resources(RouterComparison.class).inNamespace(NS).withName("qwen3-32b-routers").get();
+  }
+
+  @Test
+  void runsAllThreeArmsOnSlurmOverSshAndLeavesNothingBehind() throws Exception {
+    applyExample();
+    await().atMost(Duration.ofSeconds(60)).until(() -> {
+      GpuCluster c = client.resources(GpuCluster.class).inNamespace(NS).withName("h100-box").get();
+      return c.getStatus() != null && Conditions.isTrue(c.getStatus().conditions, "Reachable");
+    });
+    GpuCluster cluster = client.resources(GpuCluster.class).inNamespace(NS).withName("h100-box").get();
+    assertThat(cluster.getStatus().slurmVersion).startsWith("slurm");
+    assertThat(cluster.getStatus().gpus).anySatisfy(g -> assertThat(g).contains("gpu:8"));
+
+    await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> rc() != null && rc().getStatus() != null && (Conditions.isTrue(rc().getStatus().conditions, "Complete")
+            || "Failed".equals(rc().getStatus().phase)));
+    RouterComparison done = rc();
+    assertThat(done.getStatus().phase).as(Mappers.yaml().writeValueAsString(done.getStatus())).isEqualTo("Succeeded");
+    assertThat(done.getStatus().armsSummary).isEqualTo("3/3");
+    for (ArmStatus arm : done.getStatus().arms) {
+      assertThat(arm.phase).isEqualTo("Succeeded");
+      assertThat(arm.workers.ready).isEqualTo(2);
+      assertThat(arm.workers.total).isEqualTo(2);
+      assertThat(arm.router.ready).isTrue();
+      assertThat(arm.endpoints).allSatisfy(e -> assertThat(e.url).startsWith("http://127.0.0.1:"));
+      assertThat(arm.resultFiles).contains("results/bench-serving.jsonl");
+      assertThat(arm.results).containsKey("request_throughput");
+      assertThat(run(List.of("scontrol", "-o", "show", "job", arm.jobId))).contains("JobState=COMPLETED");
+    }
+
+    client.resource(done).delete();
+    await().atMost(Duration.ofSeconds(60)).until(() -> rc() == null);
+    for (ArmStatus arm : done.getStatus().arms) {
+      assertThat(processesOf(arm.runId)).isEmpty();
+    }
+  }
+
+  @Test
+  void deletingMidRunCancelsTheJobAndItsProcesses() throws Exception {
+    applyExample();
+    await().atMost(Duration.ofMinutes(2)).until(() -> {
+      RouterComparison rc = rc();
+      return rc != null && rc.getStatus() != null && rc.getStatus().arms.stream()
+          .anyMatch(a -> "sgl-router".equals(a.name) && a.router != null && a.router.ready && a.jobId != null);
+    });
+    ArmStatus running = rc().getStatus().arms.stream().filter(a -> a.name.equals("sgl-router")).findFirst().orElseThrow();
+    assertThat(processesOf(running.runId)).isNotEmpty();
+    client.resource(rc()).delete();
+    await().atMost(Duration.ofSeconds(90)).until(() -> rc() == null);
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(run(List.of("scontrol", "-o", "show", "job", running.jobId))).contains("JobState=CANCELLED"));
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(processesOf(running.runId)).isEmpty());
+  }
+
+  /** Process ids whose environment carries the run's SRT_RUN_ID. */
+  static List<String> processesOf(String runId) throws Exception {
+    List<String> pids = new ArrayList<>();
+    String needle = "SRT_RUN_ID=" + runId;
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path p : procs.filter(p -> p.getFileName().toString().matches("[0-9]+")).toList()) {
+        try {
+          String env = new String(Files.readAllBytes(p.resolve("environ")), StandardCharsets.UTF_8);
+          if (List.of(env.split("\0")).contains(needle)) {
+            pids.add(p.getFileName().toString());
+          }
+        } catch (java.io.IOException gone) {
+          // The process ended while we looked.
+        }
+      }
+    }
+    return pids;
+  }
+
+  static String run(List<String> command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor(60, TimeUnit.SECONDS);
+    return out;
+  }
+
+  static String b64(byte[] bytes) {
+    return Base64.getEncoder().encodeToString(bytes);
+  }
+}
