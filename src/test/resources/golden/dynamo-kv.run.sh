@@ -15,6 +15,9 @@ SRT_PYTHON=python3
 SRT_HEALTH_TIMEOUT=1800
 SRT_HEALTH_INTERVAL=10
 cd "$RUN_DIR"
+# Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate
+# another Python): the run has no SSH client.
+unset SSH_CLIENT SSH2_CLIENT SSH_CONNECTION
 
 # ---- srt-operator shared bash library: identical in every rendered script ----
 # Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and
@@ -419,7 +422,7 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT INT TERM
-bash -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+bash --norc --noprofile -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
 ENGINE_PID=$!
 echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
 deadline=$(($(date +%s) + STARTUP_TIMEOUT))
@@ -434,7 +437,7 @@ until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
   fi
   sleep 0.2
 done
-bash -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+bash --norc --noprofile -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
 SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0
@@ -470,8 +473,8 @@ srt_stage_dynamo_install() {
 srt_stage dynamo-install '' srt_stage_dynamo_install
 
 srt_phase starting
-srt_start worker-0 worker logs/worker-0.log bash -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
-srt_start worker-1 worker logs/worker-1.log bash -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
+srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
+srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
 srt_start router router logs/router.log env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
 
 srt_gate workers-health

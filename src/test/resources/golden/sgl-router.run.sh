@@ -15,6 +15,9 @@ SRT_PYTHON=python3
 SRT_HEALTH_TIMEOUT=1800
 SRT_HEALTH_INTERVAL=10
 cd "$RUN_DIR"
+# Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate
+# another Python): the run has no SSH client.
+unset SSH_CLIENT SSH2_CLIENT SSH_CONNECTION
 
 # ---- srt-operator shared bash library: identical in every rendered script ----
 # Expects RUN_DIR (cwd), SRT_PYTHON, SRT_ARM, SRT_RUN_ID, SRT_MODE, SRT_HEALTH_TIMEOUT and

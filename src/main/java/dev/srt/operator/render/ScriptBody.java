@@ -48,6 +48,9 @@ final class ScriptBody {
     assign("SRT_HEALTH_TIMEOUT", String.valueOf(plan.settings().healthTimeoutSeconds()));
     assign("SRT_HEALTH_INTERVAL", String.valueOf(plan.settings().healthIntervalSeconds()));
     line("cd \"$RUN_DIR\"");
+    line("# Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate");
+    line("# another Python): the run has no SSH client.");
+    line("unset SSH_CLIENT SSH2_CLIENT SSH_CONNECTION");
     if (!plan.path().isEmpty()) {
       line("export PATH=" + plan.path().stream().map(words::word).collect(Collectors.joining(":")) + ":\"$PATH\"");
     }
@@ -120,7 +123,8 @@ final class ScriptBody {
         Shell.join(Launcher.withEnv(engine.env(), engine.argv())), engine.log(),
         Shell.join(Launcher.withEnv(sidecar.env(), sidecar.argv())), sidecar.log(),
         grpcPort, String.valueOf(plan.settings().sidecarStartupTimeoutSeconds()), group);
-    List<String> launch = launcher.wrap(group, engine.node(), engine.gpus(), Map.of(), List.of("bash", "-c", "{{sidecar_supervisor}}"));
+    List<String> launch = launcher.wrap(group, engine.node(), engine.gpus(), Map.of(),
+        List.of("bash", "--norc", "--noprofile", "-c", "{{sidecar_supervisor}}"));
     String rendered = words.join(launch).replace(Shell.quote("{{sidecar_supervisor}}"), "\"$SRT_SIDECAR_SUPERVISOR\"");
     return "srt_start " + words.word(group) + " worker " + words.word("logs/" + group + ".log") + " " + rendered + " " + words.join(supervisor);
   }

@@ -32,7 +32,7 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT INT TERM
-bash -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+bash --norc --noprofile -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
 ENGINE_PID=$!
 echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
 deadline=$(($(date +%s) + STARTUP_TIMEOUT))
@@ -47,7 +47,7 @@ until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
   fi
   sleep 0.2
 done
-bash -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+bash --norc --noprofile -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
 SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0

@@ -81,8 +81,9 @@ class OperatorEndToEndIT {
       client.close();
       server.destroy();
     }
-    if (base != null) {
-      run(List.of("bash", "-c", "scancel --name=srt-never 2>/dev/null; rm -rf " + base));
+    // SRT_KEEP_E2E=1 keeps the run directories for a look after a failure.
+    if (base != null && System.getenv("SRT_KEEP_E2E") == null) {
+      run(List.of("rm", "-rf", base.toString()));
     }
   }
 
@@ -140,7 +141,7 @@ class OperatorEndToEndIT {
         .until(() -> rc() != null && rc().getStatus() != null && (Conditions.isTrue(rc().getStatus().conditions, "Complete")
             || "Failed".equals(rc().getStatus().phase)));
     RouterComparison done = rc();
-    assertThat(done.getStatus().phase).as(Mappers.yaml().writeValueAsString(done.getStatus())).isEqualTo("Succeeded");
+    assertThat(done.getStatus().phase).as(Mappers.yaml().writeValueAsString(done.getStatus()) + logsOfFailedArms(done)).isEqualTo("Succeeded");
     assertThat(done.getStatus().armsSummary).isEqualTo("3/3");
     for (ArmStatus arm : done.getStatus().arms) {
       assertThat(arm.phase).isEqualTo("Succeeded");
@@ -175,6 +176,24 @@ class OperatorEndToEndIT {
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
         assertThat(run(List.of("scontrol", "-o", "show", "job", running.jobId))).contains("JobState=CANCELLED"));
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(processesOf(running.runId)).isEmpty());
+  }
+
+  /** The end of every log of the arms that failed, for the assertion message. */
+  static String logsOfFailedArms(RouterComparison rc) throws Exception {
+    StringBuilder out = new StringBuilder();
+    for (ArmStatus arm : rc.getStatus().arms) {
+      if (!"Failed".equals(arm.phase) || arm.runDir == null) {
+        continue;
+      }
+      try (var logs = Files.list(Path.of(arm.runDir, "logs"))) {
+        for (Path log : logs.sorted().toList()) {
+          List<String> lines = Files.readAllLines(log);
+          out.append("\n--- ").append(log).append('\n')
+              .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+        }
+      }
+    }
+    return out.toString();
   }
 
   /** Process ids whose environment carries the run's SRT_RUN_ID. */
