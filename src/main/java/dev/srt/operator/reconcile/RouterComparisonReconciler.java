@@ -113,10 +113,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     run.emitTransitions(old, next);
     armPhases.put(ResourceID.fromResource(rc), next.arms.stream().map(a -> a.phase).toList());
     if (!sameStatus(old, next)) {
-      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
-        r.setStatus(next);
-        return r;
-      });
+      writeStatus(rc, context, next);
     }
     UpdateControl<RouterComparison> control = UpdateControl.noUpdate();
     return again == null ? control : control.rescheduleAfter(again);
@@ -449,15 +446,23 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms, null, message), clock.instant());
     degraded.observedRerun = rc.getStatus() == null ? null : rc.getStatus().observedRerun;
     try {
-      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
-        r.setStatus(degraded);
-        return r;
-      });
+      writeStatus(rc, context, degraded);
     } catch (RuntimeException e) {
       LOG.warn("{}: cannot write status during deletion: {}", who, e.getMessage());
     }
     long delay = Math.min(300_000L, 2_000L * (1L << Math.min(attempt, 8)));
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+  }
+
+  /**
+   * Replaces the status (the operator is its only writer) and puts the result in JOSDK's cache at
+   * once, so the next reconcile sees the recorded run id even before the watch event arrives.
+   */
+  protected void writeStatus(RouterComparison rc, Context<RouterComparison> context, RouterComparisonStatus status) {
+    PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(rc, context, r -> {
+      r.setStatus(status);
+      return r;
+    });
   }
 
   static ArmStatus pending(String arm) {
