@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.Gauge;
@@ -24,6 +25,7 @@ public final class SrtOperator implements AutoCloseable {
   }
 
   private final Operator operator;
+  private volatile boolean closing;
   private final Hosts hosts;
   private final RouterComparisonReconciler comparisons;
 
@@ -33,7 +35,16 @@ public final class SrtOperator implements AutoCloseable {
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false);
       if (settings.leaderElectionNamespace() != null) {
-        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("srt-operator", settings.leaderElectionNamespace()));
+        // Losing the lease while running ends the process (a restarted pod campaigns again); losing
+        // it because we are shutting down must not call System.exit from the shutdown hook.
+        LeaderCallbacks callbacks = new LeaderCallbacks(() -> { }, () -> {
+          if (!closing) {
+            new Thread(() -> System.exit(1), "srt-operator-lost-lease").start();
+          }
+        }, leader -> { });
+        o.withLeaderElectionConfiguration(new LeaderElectionConfiguration("srt-operator", settings.leaderElectionNamespace(),
+            LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE, LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, null, callbacks, false));
       }
     });
     EventRecorder events = new EventRecorder(client);
@@ -67,6 +78,7 @@ public final class SrtOperator implements AutoCloseable {
 
   @Override
   public void close() {
+    closing = true;
     operator.stop();
     comparisons.close();
     hosts.close();
