@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
-@Command(name = "crds", description = "Prints the CustomResourceDefinitions (kubectl apply -f - installs them).")
+@Command(mixinStandardHelpOptions = true, name = "crds", description = "Prints the CustomResourceDefinitions (kubectl apply -f - installs them).")
 public final class CrdsCommand implements Callable<Integer> {
   /** The generated CRDs, as packaged in the jar by the build. */
   public static final List<String> RESOURCES = List.of(

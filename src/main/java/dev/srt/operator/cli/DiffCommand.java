@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "diff", description = {
+@Command(mixinStandardHelpOptions = true, name = "diff", description = {
     "Shows what differs between the arms: the fields that express the difference, and which rendered parts",
     "(worker commands, router command, builds, gates, benchmark) are identical across arms."})
 public final class DiffCommand implements Callable<Integer> {

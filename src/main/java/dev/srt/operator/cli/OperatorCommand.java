@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "operator", description = {
+@Command(mixinStandardHelpOptions = true, name = "operator", description = {
     "Runs the Kubernetes operator: reconciles RouterComparisons and GpuClusters into jobs on GPU hosts and writes their status.",
     "Uses the in-cluster configuration, or the current kubeconfig context (or --kubeconfig)."})
 public final class OperatorCommand implements Callable<Integer> {

@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "plan", description = {
+@Command(mixinStandardHelpOptions = true, name = "plan", description = {
     "Prints the run plan of each arm as JSON: processes (argv, env, ports, GPUs, probes), build stages and readiness gates.",
     "With --arm, one plan object; otherwise an array with one plan per arm. Schema: docs/plan-format.md."})
 public final class PlanCommand implements Callable<Integer> {

@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "render", description = {
+@Command(mixinStandardHelpOptions = true, name = "render", description = {
     "Writes each arm's script: DIR/<arm>/job.sbatch (slurm) or DIR/<arm>/run.sh (direct), and prints what it wrote.",
     "--mode renders for the other mode too (missing slurm settings take defaults), so both can be previewed from one file."})
 public final class RenderCommand implements Callable<Integer> {

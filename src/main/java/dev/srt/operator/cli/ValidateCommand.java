@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(
+@Command(mixinStandardHelpOptions = true, 
     name = "validate",
     description = {
       "Checks RouterComparison and GpuCluster YAML (multi-document files, as used with kubectl apply).",

@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "version", description = "Prints the version and the API version it serves.")
+@Command(mixinStandardHelpOptions = true, name = "version", description = "Prints the version and the API version it serves.")
 public final class VersionCommand implements Callable<Integer> {
   @Override
   public Integer call() {
