@@ -6,17 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Mappers;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -45,6 +36,7 @@ class KubectlIT {
   static final String NS = "bench";
 
   @TempDir Path dir;
+  MockApiServer api;
   KubernetesMockServer server;
   KubernetesClient client;
   SrtOperator operator;
@@ -55,26 +47,12 @@ class KubectlIT {
   void start() throws Exception {
     Assumptions.assumeTrue(new ProcessBuilder("kubectl", "version", "--client").start().waitFor() == 0 || "1".equals(System.getenv("SRT_E2E_REQUIRED")),
         "kubectl is not installed");
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
-    server.init();
+    api = new MockApiServer();
+    server = api.server;
+    client = api.client;
     discovery();
-    client = server.createClient();
-    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
-      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
-        client.apiextensions().v1().customResourceDefinitions().resource(
-            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
     kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
-        users: [{name: me, user: {token: none}}]
-        contexts: [{name: mock, context: {cluster: mock, user: me, namespace: %s}}]
-        current-context: mock
-        """.formatted(server.getPort(), NS));
+    Files.writeString(kubeconfig, api.kubeconfig(NS));
     operator = new SrtOperator(client, new FakeHosts(host), new SimpleMeterRegistry(),
         new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200)));
     operator.start();
@@ -85,9 +63,8 @@ class KubectlIT {
     if (operator != null) {
       operator.close();
     }
-    if (client != null) {
-      client.close();
-      server.destroy();
+    if (api != null) {
+      api.close();
     }
   }
 

@@ -10,22 +10,14 @@ import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Mappers;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +34,7 @@ class OperatorEndToEndIT {
   static final String NS = "bench";
   static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
 
-  KubernetesMockServer server;
+  MockApiServer api;
   KubernetesClient client;
   SrtOperator operator;
   Path base;
@@ -54,15 +46,8 @@ class OperatorEndToEndIT {
     base = Files.createTempDirectory(Path.of("/tmp"), "srt-op-e2e-");
     run(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
         "--state", base.resolve("emulator/state").toString()));
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
-    client = server.createClient();
-    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
-      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
-        client.apiextensions().v1().customResourceDefinitions().resource(
-            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
+    api = new MockApiServer();
+    client = api.client;
     TestHosts.SshTarget ssh = TestHosts.ssh();
     client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("h100-box-ssh").withNamespace(NS).endMetadata()
         .withData(Map.of("id_ed25519", b64(Files.readAllBytes(ssh.keyFile())), "known_hosts", b64(Files.readAllBytes(ssh.knownHostsFile()))))
@@ -77,9 +62,8 @@ class OperatorEndToEndIT {
     if (operator != null) {
       operator.close();
     }
-    if (client != null) {
-      client.close();
-      server.destroy();
+    if (api != null) {
+      api.close();
     }
     // SRT_KEEP_E2E=1 keeps the run directories for a look after a failure.
     if (base != null && System.getenv("SRT_KEEP_E2E") == null) {

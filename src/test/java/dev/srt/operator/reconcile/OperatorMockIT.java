@@ -10,18 +10,11 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,23 +31,15 @@ class OperatorMockIT {
   static final String NS = "bench";
   static final Duration WAIT = Duration.ofSeconds(30);
 
-  KubernetesMockServer server;
+  MockApiServer api;
   KubernetesClient client;
   FakeHosts.State host;
   SrtOperator operator;
 
   @BeforeEach
   void start() throws Exception {
-    server = new KubernetesMockServer(new Context(), new io.fabric8.mockwebserver.MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
-    server.init();
-    client = server.createClient();
-    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
-      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
-        client.apiextensions().v1().customResourceDefinitions().resource(
-            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
+    api = new MockApiServer();
+    client = api.client;
     host = new FakeHosts.State();
     operator = startOperator();
   }
@@ -71,8 +56,7 @@ class OperatorMockIT {
     if (operator != null) {
       operator.close();
     }
-    client.close();
-    server.destroy();
+    api.close();
   }
 
   void apply(String yaml) {

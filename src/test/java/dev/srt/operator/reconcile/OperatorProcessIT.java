@@ -4,16 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.srt.operator.api.GpuCluster;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
-import java.io.FileInputStream;
-import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,10 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,29 +22,21 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code srt-operator operator} as a process: probes, metrics, leader election, a clean stop. */
 class OperatorProcessIT {
   @TempDir Path dir;
-  KubernetesMockServer server;
+  MockApiServer api;
   KubernetesClient client;
   Process operator;
   final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeEach
   void start() throws Exception {
-    Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
-    server.init();
+    api = new MockApiServer();
+    client = api.client;
     // JOSDK checks that it may use Leases before electing a leader; the mock cannot answer that.
-    server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews").andReturn(201, """
+    api.server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews").andReturn(201, """
         {"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectRulesReview","metadata":{},"spec":{"namespace":"srt-system"},
          "status":{"incomplete":false,"nonResourceRules":[],"resourceRules":[
            {"apiGroups":["coordination.k8s.io"],"resources":["leases"],"verbs":["get","list","watch","create","update","patch"]}]}}
         """).always();
-    client = server.createClient();
-    for (String crd : List.of("gpuclusters.srt.dev-v1.yml", "routercomparisons.srt.dev-v1.yml")) {
-      try (InputStream in = new FileInputStream("target/classes/META-INF/fabric8/" + crd)) {
-        client.apiextensions().v1().customResourceDefinitions().resource(
-            client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
   }
 
   @AfterEach
@@ -69,8 +48,7 @@ class OperatorProcessIT {
     if (Files.exists(log)) {
       System.out.println("---- operator log\n" + Files.readString(log));
     }
-    client.close();
-    server.destroy();
+    api.close();
   }
 
   int get(int port, String path) {
@@ -89,14 +67,7 @@ class OperatorProcessIT {
   @Test
   void servesProbesAndMetricsTakesTheLeaseAndStopsOnTerm() throws Exception {
     Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, """
-        apiVersion: v1
-        kind: Config
-        clusters: [{name: mock, cluster: {server: "http://localhost:%d"}}]
-        users: [{name: me, user: {token: none}}]
-        contexts: [{name: mock, context: {cluster: mock, user: me}}]
-        current-context: mock
-        """.formatted(server.getPort()));
+    Files.writeString(kubeconfig, api.kubeconfig("default"));
     int metrics = freePort();
     int probes = freePort();
     operator = new ProcessBuilder("java", "-jar", "target/srt-operator.jar", "operator", "--kubeconfig", kubeconfig.toString(),

@@ -11,17 +11,12 @@ import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Mappers;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class RouterComparisonReconcilerTest {
   static final String NS = "bench";
 
-  KubernetesMockServer server;
+  MockApiServer api;
   KubernetesClient client;
   FakeHosts.State host;
   Reconciler reconciler;
@@ -59,9 +54,8 @@ class RouterComparisonReconcilerTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
-    server.init();
-    client = server.createClient();
+    api = new MockApiServer();
+    client = api.client;
     host = new FakeHosts.State();
     reconciler = new Reconciler();
     String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
@@ -83,8 +77,7 @@ class RouterComparisonReconcilerTest {
   @AfterEach
   void tearDown() {
     reconciler.close();
-    client.close();
-    server.destroy();
+    api.close();
   }
 
   void reconcile() {
