@@ -1,0 +1,95 @@
+package dev.srt.operator.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.config.FlagVocabulary;
+import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.config.Problem;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every flag the renderer emits for a program is one of that program's real flags (the lists in
+ * src/main/resources/dev/srt/operator/config/flags, taken from the programs' sources). User flags
+ * are passed through; an unknown one is a warning from validate.
+ */
+class FlagVocabularyTest {
+  /** The program a process runs, or null for commands without a flag list. */
+  static String program(List<String> argv) {
+    String joined = String.join(" ", argv);
+    if (joined.contains("-m sglang.launch_server")) {
+      return FlagVocabulary.SGLANG_SERVER;
+    }
+    if (joined.contains("-m dynamo.frontend")) {
+      return FlagVocabulary.DYNAMO_FRONTEND;
+    }
+    if (joined.contains("-m dynamo.sglang.sidecar")) {
+      return FlagVocabulary.DYNAMO_SIDECAR;
+    }
+    if (joined.contains("-m sglang.bench_serving")) {
+      return FlagVocabulary.BENCH_SERVING;
+    }
+    if (argv.get(0).endsWith("sgl-router")) {
+      return FlagVocabulary.SGL_ROUTER;
+    }
+    if (argv.get(0).equals("aiperf")) {
+      return FlagVocabulary.AIPERF;
+    }
+    return null;
+  }
+
+  static List<String> unknownFlags(RunPlan plan) {
+    List<String> unknown = new ArrayList<>();
+    for (ProcessSpec p : plan.processes()) {
+      String program = program(p.argv());
+      if (program == null) {
+        continue;
+      }
+      for (String word : p.argv()) {
+        if (word.startsWith("--") && !FlagVocabulary.knows(program, word)) {
+          unknown.add(p.name() + " (" + program + "): " + word);
+        }
+      }
+    }
+    return unknown;
+  }
+
+  @Test
+  void everyEmittedFlagExistsForItsProgram() {
+    int checked = 0;
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      for (Mode mode : Mode.values()) {
+        RunPlan plan = Examples.plan(arm, mode);
+        assertThat(unknownFlags(plan)).as(arm + " " + mode.id()).isEmpty();
+        checked += plan.processes().size();
+      }
+    }
+    assertThat(checked).isGreaterThan(20);
+  }
+
+  @Test
+  void aiperfWorkloadFlagsExistToo() {
+    String yaml = Examples.exampleYaml().replace(
+        "tool: bench-serving\n    args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 1024}",
+        "tool: aiperf\n    args: {request-count: 100, concurrency: 8}");
+    RunPlan plan = Planner.plan(Examples.parse(yaml).comparisons().get(0), null, "dynamo-kv", Mode.DIRECT);
+    assertThat(plan.processes(Role.BENCHMARK).get(0).argv()).startsWith("aiperf", "profile");
+    assertThat(unknownFlags(plan)).isEmpty();
+  }
+
+  @Test
+  void anUnknownUserFlagIsAWarningNotAnError() {
+    String yaml = Examples.exampleYaml().replace("page-size: 64", "page-size: 64, pagesize: 64");
+    List<Problem> problems = LoadedResources.parse("typo.yaml", yaml).problems();
+    assertThat(problems).noneMatch(Problem::isError);
+    assertThat(problems).anySatisfy(p -> {
+      assertThat(p.isError()).isFalse();
+      assertThat(p.path()).isEqualTo("spec.backend.args.pagesize");
+      assertThat(p.message()).contains("--pagesize is not a known flag of sglang-launch-server");
+    });
+    // ... and it is still passed through.
+    assertThat(Planner.plan(Examples.parse(yaml).comparisons().get(0), null, "sgl-router", Mode.DIRECT)
+        .process("worker-0").argv()).contains("--pagesize");
+  }
+}
