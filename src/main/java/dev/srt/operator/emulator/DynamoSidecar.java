@@ -97,11 +97,16 @@ public final class DynamoSidecar implements EmulatedProcess {
   private int attachAndHold(Path store) {
     String host = opts.grpcHost().equals("0.0.0.0") ? "127.0.0.1" : opts.grpcHost();
     long deadline = System.currentTimeMillis() + opts.startupDeadlineMs();
+    int attempts = 0;
     while (true) {
       try {
         Socket s = new Socket();
+        attempts++;
         s.connect(new InetSocketAddress(host, opts.grpcPort()), 2000);
         engine = s;
+        // the attempt count shows whether the engine's port was already bound when this process started
+        err.printf("dynamo.sglang.sidecar (emulated): connected to engine gRPC %s:%d at epoch ms %d after %d attempt(s)%n",
+            host, opts.grpcPort(), System.currentTimeMillis(), attempts);
         break;
       } catch (IOException e) {
         if (System.currentTimeMillis() >= deadline || exit.isDone()) {
