@@ -65,6 +65,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   private volatile Socket engine;
   private volatile Path registration;
   private volatile HttpServer system;
+  private volatile boolean started;
 
   public DynamoSidecar(Options opts, Map<String, String> env, PrintStream err) {
     this.opts = opts;
@@ -91,6 +92,7 @@ public final class DynamoSidecar implements EmulatedProcess {
     Thread t = new Thread(() -> exit.complete(attachAndHold(store)), "sidecar-engine");
     t.setDaemon(true);
     t.start();
+    started = true;
   }
 
   /** Returns the exit status: 1 when the engine never came up or went away. */
@@ -188,6 +190,10 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void close() {
     boolean first = exit.complete(0);
+    if (first && started) {
+      // stopped from outside (SIGTERM, usually the supervisor after its engine ended), not by itself
+      err.println("dynamo.sglang.sidecar (emulated): stopping" + (registration == null ? "" : "; deregistering"));
+    }
     deregister();
     if (first) {
       Socket s = engine;
