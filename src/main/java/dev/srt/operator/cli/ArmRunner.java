@@ -226,7 +226,7 @@ final class ArmRunner {
     Instant unreachableSince = null;
     Instant notFoundSince = null;
     Instant cancelledAt = null;
-    boolean catchUp = false;
+    boolean catchUp = true; // the first poll right after the submission
     while (!run.phase().terminal()) {
       if (stopRequested && !run.cancelRequested) {
         run.cancelRequested = true;
