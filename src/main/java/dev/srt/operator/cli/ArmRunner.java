@@ -226,6 +226,7 @@ final class ArmRunner {
     Instant unreachableSince = null;
     Instant notFoundSince = null;
     Instant cancelledAt = null;
+    HostException cancelError = null;
     boolean catchUp = true; // the first poll right after the submission
     while (!run.phase().terminal()) {
       if (stopRequested && !run.cancelRequested) {
@@ -233,13 +234,19 @@ final class ArmRunner {
         listener.cancelling(run);
         try {
           backend.cancel(run.ref, run.jobId);
+          cancelError = null;
           listener.cancelled(run, null);
         } catch (HostException e) {
+          // tried again after the next poll, until CANCEL_SETTLE has passed
+          cancelError = e;
+          run.cancelRequested = false;
           listener.cancelled(run, e);
+          pause(pollInterval, false);
         }
-        cancelledAt = clock.instant();
+        cancelledAt = cancelledAt == null ? clock.instant() : cancelledAt;
       } else if (!catchUp) {
-        pause(pollInterval);
+        // a stop cuts the pause short only while its cancel is still to be sent
+        pause(pollInterval, !run.cancelRequested);
       }
       RunObservation seen;
       try {
@@ -283,7 +290,9 @@ final class ArmRunner {
       if (cancelledAt != null && !run.phase().terminal()
           && Duration.between(cancelledAt, now).compareTo(CANCEL_SETTLE) > 0) {
         run.status.phase = ArmPhase.Cancelled.name();
-        run.status.message = "cancelled; the host did not confirm the end within " + CANCEL_SETTLE.toSeconds() + " s";
+        run.status.message = cancelError == null
+            ? "cancelled; the host did not confirm the end within " + CANCEL_SETTLE.toSeconds() + " s"
+            : "the cancel failed (" + cancelError.getMessage() + "); job " + run.jobId + " may still be running";
         run.status.finishedAt = now.toString();
       }
       if (run.phase().terminal()) {
@@ -299,16 +308,17 @@ final class ArmRunner {
     run.status.finishedAt = now.toString();
   }
 
-  /** Sleeps for {@code d}, or less when {@link #stop()} is called. */
-  private void pause(Duration d) {
+  /** Sleeps for {@code d}, or less when {@code wakeOnStop} and {@link #stop()} is (or was) called. */
+  private void pause(Duration d, boolean wakeOnStop) {
     lock.lock();
     try {
       long nanos = d.toNanos();
-      while (nanos > 0 && !stopRequested) {
+      while (nanos > 0 && !(wakeOnStop && stopRequested)) {
         nanos = wake.awaitNanos(nanos);
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      // An interrupt is a stop: the run is cancelled and followed to its end, which needs the
+      // pauses to keep working, so the interrupt status is consumed here rather than restored.
       stopRequested = true;
     } finally {
       lock.unlock();
