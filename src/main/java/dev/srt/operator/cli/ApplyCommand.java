@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "apply", description = {
+@Command(name = "apply", mixinStandardHelpOptions = true, description = {
     "Runs the arms of a RouterComparison on its GpuCluster, one after another (they share the GPUs), and shows each arm live:",
     "phase, workers ready, router ready, elapsed time; then a summary table. Exits 0 only if every arm succeeded.",
     "Ctrl-C cancels the arm in flight (nothing of it is left running) and exits 130.",
