@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       PlanCommand.class,
       RenderCommand.class,
       DiffCommand.class,
+      ApplyCommand.class,
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,

@@ -282,7 +282,7 @@ public final class BenchServing {
     maxInFlight.accumulateAndGet(now, Math::max);
     long start = System.nanoTime();
     try {
-      HttpResponse<InputStream> resp = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> resp = Http.request(client, req, HttpResponse.BodyHandlers.ofInputStream());
       try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
         if (resp.statusCode() != 200) {
           return failure(p, "HTTP " + resp.statusCode() + ": " + in.lines().reduce("", String::concat));

@@ -27,7 +27,7 @@ public final class ChatProxy {
         .build();
     HttpResponse<InputStream> resp;
     try {
-      resp = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
+      resp = Http.request(client, req, HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       Http.sendJson(ex, 502, Http.error("worker " + workerUrl + " unreachable: " + e.getMessage(), "BadGateway", 502));
       return 502;

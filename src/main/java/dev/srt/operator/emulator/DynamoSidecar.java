@@ -65,6 +65,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   private volatile Socket engine;
   private volatile Path registration;
   private volatile HttpServer system;
+  private volatile boolean started;
 
   public DynamoSidecar(Options opts, Map<String, String> env, PrintStream err) {
     this.opts = opts;
@@ -91,17 +92,23 @@ public final class DynamoSidecar implements EmulatedProcess {
     Thread t = new Thread(() -> exit.complete(attachAndHold(store)), "sidecar-engine");
     t.setDaemon(true);
     t.start();
+    started = true;
   }
 
   /** Returns the exit status: 1 when the engine never came up or went away. */
   private int attachAndHold(Path store) {
     String host = opts.grpcHost().equals("0.0.0.0") ? "127.0.0.1" : opts.grpcHost();
     long deadline = System.currentTimeMillis() + opts.startupDeadlineMs();
+    int attempts = 0;
     while (true) {
       try {
         Socket s = new Socket();
+        attempts++;
         s.connect(new InetSocketAddress(host, opts.grpcPort()), 2000);
         engine = s;
+        // the attempt count shows whether the engine's port was already bound when this process started
+        err.printf("dynamo.sglang.sidecar (emulated): connected to engine gRPC %s:%d at epoch ms %d after %d attempt(s)%n",
+            host, opts.grpcPort(), System.currentTimeMillis(), attempts);
         break;
       } catch (IOException e) {
         if (System.currentTimeMillis() >= deadline || exit.isDone()) {
@@ -183,6 +190,10 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void close() {
     boolean first = exit.complete(0);
+    if (first && started) {
+      // stopped from outside (SIGTERM, usually the supervisor after its engine ended), not by itself
+      err.println("dynamo.sglang.sidecar (emulated): stopping" + (registration == null ? "" : "; deregistering"));
+    }
     deregister();
     if (first) {
       Socket s = engine;

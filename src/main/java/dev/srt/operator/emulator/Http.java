@@ -10,6 +10,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +49,25 @@ public final class Http {
         .connectTimeout(Duration.ofSeconds(2))
         .executor(daemonPool("http-client"))
         .build();
+  }
+
+  /**
+   * {@code client.send}, repeated once when the connection closed before any byte of the answer
+   * came back. The JDK client reuses idle keep-alive connections, and on a busy host one of them is
+   * now and then closed by the JDK server just as a request goes out ("HTTP/1.1 header parser
+   * received no bytes"); the client repeats only idempotent requests by itself, and a chat
+   * completion is a POST. Timeouts are not repeated, and a server that is gone fails both times.
+   */
+  public static <T> HttpResponse<T> request(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> handler)
+      throws IOException, InterruptedException {
+    try {
+      return client.send(request, handler);
+    } catch (HttpTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      System.err.println("(emulated) " + request.method() + " " + request.uri() + ": " + e.getMessage() + "; sending it again");
+      return client.send(request, handler);
+    }
   }
 
   /** Wraps a handler so that an exception becomes a 500 instead of a silently dropped exchange. */

@@ -55,7 +55,8 @@ public final class SglangWorker implements EmulatedProcess {
       int cacheTokens,
       long startupDelayMs,
       boolean failHealth,
-      LatencyModel latency) {
+      LatencyModel latency,
+      String cudaVisibleDevices) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sglang.launch_server")
@@ -82,11 +83,12 @@ public final class SglangWorker implements EmulatedProcess {
       Path base = Path.of(stripped).getFileName();
       String served = a.get("--served-model-name", base == null ? stripped : base.toString());
       String kv = a.get("--kv-events-config");
+      int port = a.getInt("--port", 30000);
       return new Options(
           model,
           served,
           a.get("--host", "127.0.0.1"),
-          a.getInt("--port", 30000),
+          port,
           a.has("--grpc-port") ? a.getInt("--grpc-port", 0) : null,
           a.getInt("--page-size", 16),
           a.getInt("--tp-size", 1),
@@ -97,9 +99,10 @@ public final class SglangWorker implements EmulatedProcess {
           a.getInt("--stream-interval", 1),
           envInt(env, "SRT_EMULATOR_MAX_CHUNKS", 16),
           a.getInt("--max-total-tokens", 262144),
-          envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300),
+          envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS_PORT_" + port, envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300)),
           "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
-          LatencyModel.fromEnv(env));
+          LatencyModel.fromEnv(env),
+          env.get("CUDA_VISIBLE_DEVICES"));
     }
 
     private static int envInt(Map<String, String> env, String name, int fallback) {
@@ -151,6 +154,9 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/metrics", this::metrics));
     server.start();
     System.err.printf("sglang.launch_server (emulated): serving %s on http://127.0.0.1:%d%n", opts.servedModelName(), port());
+    // what a real engine's device list would show; tests read it to check how GPUs were split
+    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
+        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (!opts.failHealth()) {
       timer.schedule(this::becomeReady, opts.startupDelayMs(), TimeUnit.MILLISECONDS);
     }
@@ -160,7 +166,8 @@ public final class SglangWorker implements EmulatedProcess {
     try {
       if (opts.grpcPort() != null) {
         rpc = new EngineRpcPort(opts.grpcPort(), Json.write(handshake()));
-        System.err.printf("sglang.launch_server (emulated): native gRPC on 127.0.0.1:%d%n", rpc.port());
+        System.err.printf("sglang.launch_server (emulated): native gRPC on 127.0.0.1:%d (bound at epoch ms %d)%n", rpc.port(),
+            System.currentTimeMillis());
       }
       ready = true;
       System.err.println("sglang.launch_server (emulated): The server is fired up and ready to roll!");

@@ -3,6 +3,7 @@ package dev.srt.operator.host;
 import dev.srt.operator.render.Shell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -120,8 +121,9 @@ public final class DirectBackend implements Backend {
    */
   String startCommand(RunRef run) {
     RunDirectory dir = runDirectory(run);
-    String launch = Shell.join(List.of("env", "SRT_RUN_ID=" + run.runId(), "setsid", "bash", "-c", WRAPPER,
-        dir.scriptName()));
+    List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
+    argv.addAll(List.of("SRT_RUN_ID=" + run.runId(), "setsid", "bash", "-c", WRAPPER, dir.scriptName()));
+    String launch = Shell.join(argv);
     return "set -e\n"
         + RunDirectorySetup.fromStdin(dir)
         + "cd -- " + Shell.quote(dir.path()) + "\n"

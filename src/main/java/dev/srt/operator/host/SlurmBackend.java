@@ -3,6 +3,7 @@ package dev.srt.operator.host;
 import dev.srt.operator.render.Shell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,14 +116,16 @@ public final class SlurmBackend implements Backend {
 
   String submitCommand(RunRef run) {
     RunDirectory dir = runDirectory(run);
-    String sbatch = Shell.join(List.of("env", "SRT_RUN_ID=" + run.runId(),
-        "sbatch", "--parsable",
+    List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
+    argv.add("SRT_RUN_ID=" + run.runId());
+    argv.addAll(List.of("sbatch", "--parsable",
         "--job-name=" + run.jobName(),
         "--comment=" + run.marker(),
         "--chdir=" + dir.path(),
         // sbatch expands %j and friends in --output; %% is a literal %.
         "--output=" + dir.scriptLog().replace("%", "%%"),
         dir.script()));
+    String sbatch = Shell.join(argv);
     String jobIdFile = Shell.quote(dir.jobId());
     return "set -e\n"
         + RunDirectorySetup.fromStdin(dir)

@@ -87,6 +87,25 @@ class BackendCommandQuotingTest {
     assertThat(argvLog).doesNotExist();
   }
 
+  /** bash takes SSH_CLIENT for "started by sshd" and then reads ~/.bashrc in the job's bash -c processes. */
+  @Test
+  void runsDoNotInheritTheSubmittingSshSession() throws Exception {
+    fake("squeue", "exit 0");
+    fake("sbatch", "printf '%s\\n' \"client=${SSH_CLIENT-unset} connection=${SSH_CONNECTION-unset}\" >"
+        + Shell.quote(tmp.resolve("sbatch-env").toString()) + "; echo 4242");
+    CountingTransport fromSsh = new CountingTransport(new LocalTransport(), cmd -> "export SSH_CLIENT='10.0.0.1 50000 22' "
+        + "SSH_CONNECTION='10.0.0.1 50000 10.0.0.2 22'\nPATH=" + Shell.quote(bin.toString()) + ":\"$PATH\"\n" + cmd);
+    new SlurmBackend(fromSsh, workDir).submit(run, "#!/bin/bash\n");
+    assertThat(tmp.resolve("sbatch-env")).hasContent("client=unset connection=unset");
+
+    DirectBackend direct = new DirectBackend(fromSsh, workDir, Duration.ofSeconds(2));
+    RunRef other = new RunRef("default", "cmp", "direct-env", "r2b3c4d5e");
+    direct.submit(other, "#!/bin/bash\nprintf '%s\\n' \"client=${SSH_CLIENT-unset}\" >results/env\n");
+    Path env = Path.of(direct.runDirectory(other).results(), "env");
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(env));
+    assertThat(env).hasContent("client=unset");
+  }
+
   @Test
   void slurmOutputPathEscapesPercentForSbatch() {
     SlurmBackend slurm = new SlurmBackend(transport, "/w/100%");

@@ -3,6 +3,7 @@ package dev.srt.operator.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.render.Shell;
+import dev.srt.operator.testinfra.TestHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ class DirectBackendIT {
   }
 
   private DirectBackend open(String kind) throws Exception {
-    transport = kind.equals("ssh") ? new SshTransport(HostTestEnv.ssh()) : new LocalTransport();
+    transport = kind.equals("ssh") ? new SshTransport(TestHosts.ssh().sshConfig()) : new LocalTransport();
     work = new RemoteWorkDir(transport);
     return new DirectBackend(transport, work.path, Duration.ofSeconds(3));
   }

@@ -3,6 +3,7 @@ package dev.srt.operator.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.render.Shell;
+import dev.srt.operator.testinfra.TestHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +25,8 @@ class SlurmBackendIT {
 
   @BeforeEach
   void setUp() throws Exception {
-    HostTestEnv.requireSlurm();
-    ssh = new SshTransport(HostTestEnv.ssh());
+    TestHosts.requireSlurm();
+    ssh = new SshTransport(TestHosts.ssh().sshConfig());
     work = new RemoteWorkDir(ssh);
     slurm = new SlurmBackend(ssh, work.path);
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.srt.operator.render.Shell;
+import dev.srt.operator.testinfra.TestHosts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ class SshTransportIT {
 
   @BeforeEach
   void connect() throws Exception {
-    config = HostTestEnv.ssh();
+    config = TestHosts.ssh().sshConfig();
     ssh = new SshTransport(config);
   }
 

@@ -1,5 +1,6 @@
 package dev.srt.operator.testinfra;
 
+import dev.srt.operator.host.SshConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -7,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +53,18 @@ public final class TestHosts {
   private TestHosts() {}
 
   /** Where the test SSH server is and how to log in to it. */
-  public record SshTarget(String host, int port, String user, Path keyFile, Path knownHostsFile) {}
+  public record SshTarget(String host, int port, String user, Path keyFile, Path knownHostsFile) {
+
+    /** The connection settings for {@link dev.srt.operator.host.SshTransport}: host key checked, 5 s keepalive. */
+    public SshConfig sshConfig() {
+      try {
+        return SshConfig.withKeyFiles(host, port, user, keyFile, knownHostsFile, false, Duration.ofSeconds(10),
+            Duration.ofSeconds(5));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the test SSH key or known_hosts", e);
+      }
+    }
+  }
 
   // ------------------------------------------------------------------ public API
 

@@ -1,0 +1,251 @@
+package dev.srt.operator.cli;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.SshSpec;
+import dev.srt.operator.config.Durations;
+import dev.srt.operator.host.Backend;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.SshConfig;
+import dev.srt.operator.host.SshTransport;
+import dev.srt.operator.host.Transport;
+import dev.srt.operator.plan.Mode;
+import dev.srt.operator.plan.Planner;
+import dev.srt.operator.reconcile.ArmPhase;
+import dev.srt.operator.render.DirectScript;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "apply", mixinStandardHelpOptions = true, description = {
+    "Runs the arms of a RouterComparison on its GpuCluster, one after another (they share the GPUs), and shows each arm live:",
+    "phase, workers ready, router ready, elapsed time; then a summary table. Exits 0 only if every arm succeeded.",
+    "Ctrl-C cancels the arm in flight (nothing of it is left running) and exits 130.",
+    "--bash prints the direct-host script of one arm instead and submits nothing."})
+public final class ApplyCommand implements java.util.concurrent.Callable<Integer> {
+  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
+      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
+  List<Path> files;
+
+  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to run on (instead of the one clusterRef names).")
+  Path clusterFile;
+
+  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
+  String arm;
+
+  @Option(names = "--bash", description = "Print the arm's direct-host bash script (run.sh) to stdout and submit nothing.")
+  boolean bash;
+
+  @Option(names = "--follow", description = "Also print every event of events.jsonl as it arrives.")
+  boolean follow;
+
+  @Option(names = "--seed", paramLabel = "N", description = "Seed of execution.order: randomized (default: a random one, printed).")
+  Long seed;
+
+  /** slf4j-simple's level property; the host layer's INFO lines would only repeat what apply prints. */
+  private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
+  @Override
+  public Integer call() {
+    if (System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, "warn");
+    }
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    try {
+      Inputs in = Inputs.load(files, clusterFile, bash ? Mode.DIRECT : null, err);
+      List<String> arms = in.arms(arm, err);
+      return bash ? printBash(in, arms, out, err) : apply(in, arms, out, err);
+    } catch (Inputs.Invalid e) {
+      return 1;
+    } catch (UsageError e) {
+      err.println("apply: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** A problem with the command or the cluster found before anything was submitted. */
+  static final class UsageError extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageError(String message) {
+      super(message);
+    }
+  }
+
+  private int printBash(Inputs in, List<String> arms, PrintStream out, PrintStream err) throws UsageError {
+    if (arms.size() > 1) {
+      throw new UsageError("--bash prints one arm's script; the comparison has " + arms.size() + " arms ("
+          + String.join(", ", arms) + "): choose one with --arm NAME");
+    }
+    GpuCluster cluster = emulated(in.cluster(), err);
+    out.print(DirectScript.render(Planner.plan(in.comparison(), cluster, arms.get(0), Mode.DIRECT)));
+    out.flush();
+    return 0;
+  }
+
+  /** For a cluster annotated as an emulated host: installs the shims and puts them first on its path. */
+  private static GpuCluster emulated(GpuCluster cluster, PrintStream note) throws UsageError {
+    if (!EmulatedHost.isEmulated(cluster)) {
+      return cluster;
+    }
+    try {
+      EmulatedHost.install(cluster);
+    } catch (IOException | RuntimeException e) {
+      throw new UsageError("cannot install the emulated host's shims in " + EmulatedHost.binDir(cluster) + ": " + e.getMessage());
+    }
+    note.println("emulated GPU host (" + EmulatedHost.ANNOTATION + "): emulator shims in " + EmulatedHost.binDir(cluster)
+        + ", state in " + EmulatedHost.stateDir(cluster));
+    return EmulatedHost.withShimsOnPath(cluster);
+  }
+
+  private int apply(Inputs in, List<String> only, PrintStream out, PrintStream err) throws UsageError {
+    RouterComparison rc = in.comparison();
+    if (in.cluster() == null) {
+      throw new UsageError("apply needs the GpuCluster to run on: give --cluster FILE, or add the GpuCluster "
+          + rc.getSpec().clusterRef.name + " to the -f files");
+    }
+    if (rc.getSpec().suspended()) {
+      throw new UsageError("RouterComparison " + rc.getMetadata().getName() + " has spec.suspend: true; nothing was submitted");
+    }
+    GpuCluster cluster = emulated(in.cluster(), out);
+    Mode mode = Mode.parse(cluster.getSpec().mode);
+    List<String> arms = order(rc, only, out);
+    Clock clock = Clock.systemUTC();
+    try (Transport transport = transport(cluster)) {
+      Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
+      ArmRunner runner = new ArmRunner(backend, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock);
+      ApplyOutput progress = new ApplyOutput(out, System.console() != null, follow, arms, clock);
+      out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
+          + cluster.getMetadata().getName() + " (" + mode.id() + " mode, " + transport.describe() + "): "
+          + String.join(", ", arms));
+      AtomicReference<String> signal = new AtomicReference<>();
+      CountDownLatch finished = new CountDownLatch(1);
+      Thread hook = new Thread(() -> {
+        // Without signal handlers: cancel from the shutdown sequence and wait for the cancel.
+        runner.stop();
+        try {
+          finished.await(ArmRunner.CANCEL_SETTLE.toSeconds() + 30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "srt-apply-cancel");
+      Signals signals = new Signals();
+      boolean handled = signals.install(name -> {
+        if (signal.compareAndSet(null, name)) {
+          progress.println("interrupted (SIG" + name + "): cancelling what was started; interrupt again to exit at once");
+          runner.stop();
+        } else {
+          ArmRunner.Run run = runner.current();
+          progress.println("interrupted again: exiting without waiting"
+              + (run == null ? "" : "; run " + run.ref + " (job " + run.jobId + ") may still be running"));
+          Runtime.getRuntime().halt(exitCode(name));
+        }
+      });
+      if (!handled) {
+        Runtime.getRuntime().addShutdownHook(hook);
+      }
+      Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
+      Instant start = clock.instant();
+      try {
+        for (String a : arms) {
+          ArmRunner.Run run = runner.run(a, ArmRunner.newRunId(), progress);
+          if (run == null) {
+            break;
+          }
+          runs.put(a, run);
+          if (run.hostError != null) {
+            progress.println(a + ": " + run.status.message);
+            break;
+          }
+          if (runner.stopRequested()) {
+            break;
+          }
+        }
+      } finally {
+        finished.countDown();
+        signals.close();
+        if (!handled) {
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException e) {
+            // already shutting down
+          }
+        }
+      }
+      progress.summary(arms, runs, Duration.between(start, clock.instant()));
+      if (signal.get() != null) {
+        return exitCode(signal.get());
+      }
+      boolean all = arms.stream().allMatch(a -> runs.containsKey(a) && runs.get(a).phase() == ArmPhase.Succeeded);
+      return all ? 0 : 1;
+    }
+  }
+
+  private static int exitCode(String signal) {
+    return "TERM".equals(signal) ? 143 : 130;
+  }
+
+  /** The arms to run, in {@code execution.order}; a randomized order says its seed. */
+  private List<String> order(RouterComparison rc, List<String> arms, PrintStream out) {
+    List<String> ordered = new ArrayList<>(arms);
+    if (ordered.size() > 1 && rc.getSpec().execution != null && "randomized".equals(rc.getSpec().execution.order)) {
+      long s = seed != null ? seed : new SecureRandom().nextLong();
+      Collections.shuffle(ordered, new Random(s));
+      out.println("execution order: randomized with seed " + s + " (repeat with --seed " + s + ")");
+    }
+    return ordered;
+  }
+
+  /**
+   * The connection the CLI uses for {@code cluster}: this machine for {@code transport: local},
+   * else SSH with the key and known_hosts files named in {@code spec.ssh} (Secret references are
+   * for the operator).
+   */
+  static Transport transport(GpuCluster cluster) throws UsageError {
+    if (cluster.getSpec().isLocal()) {
+      return new LocalTransport();
+    }
+    SshSpec ssh = cluster.getSpec().ssh;
+    String name = "GpuCluster " + cluster.getMetadata().getName();
+    if (ssh.privateKeyFile == null) {
+      throw new UsageError(name + ": the CLI reads the SSH key from spec.ssh.privateKeyFile (privateKeySecretRef is for the "
+          + "operator); set privateKeyFile (and knownHostsFile) to files on this machine");
+    }
+    boolean insecure = Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification);
+    if (ssh.knownHostsFile == null && !insecure) {
+      throw new UsageError(name + ": the CLI reads known_hosts from spec.ssh.knownHostsFile (knownHostsSecretRef is for the "
+          + "operator); set knownHostsFile to a file on this machine");
+    }
+    try {
+      return new SshTransport(SshConfig.withKeyFiles(ssh.host, ssh.port == null ? 22 : ssh.port, ssh.user,
+          localPath(ssh.privateKeyFile), ssh.knownHostsFile == null ? null : localPath(ssh.knownHostsFile), insecure,
+          Durations.parse(ssh.connectTimeout, SshConfig.DEFAULT_CONNECT_TIMEOUT), SshConfig.DEFAULT_KEEPALIVE_INTERVAL));
+    } catch (IOException e) {
+      throw new UsageError(name + ": cannot read " + e.getMessage());
+    } catch (HostException | IllegalArgumentException e) {
+      throw new UsageError(name + ": " + e.getMessage());
+    }
+  }
+
+  /** {@code ~/x} is in the home directory of the user running the CLI. */
+  private static Path localPath(String file) {
+    return file.startsWith("~/") ? Path.of(System.getProperty("user.home"), file.substring(2)) : Path.of(file);
+  }
+}

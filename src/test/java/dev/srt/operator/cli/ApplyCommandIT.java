@@ -1,0 +1,231 @@
+package dev.srt.operator.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code srt-operator apply} on this machine as an emulated GPU host (local transport, direct
+ * mode): the example comparison start to finish, {@code --bash}, a worker that never becomes
+ * healthy, and Ctrl-C. Runs use the scripts' fixed ports, so they never overlap: each test waits
+ * for its runs to end.
+ */
+class ApplyCommandIT {
+  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
+  static final Path COMPARISON = Path.of("examples/router-comparison.yaml");
+  private static final Pattern RUN_ID = Pattern.compile("submitted run (r[0-9a-f]{8}) ");
+
+  @TempDir Path tmp;
+  private Path workDir;
+  private final List<String> runIds = new ArrayList<>();
+
+  record Result(int code, String out, String err) {}
+
+  @BeforeEach
+  void jar() {
+    assumeThat(JAR).as("the shaded jar (mvn package runs before the integration tests)").exists();
+    System.setProperty(EmulatedHost.JAR_PROPERTY, JAR.toString());
+    workDir = tmp.resolve("host");
+  }
+
+  @AfterEach
+  void nothingLeftRunning() {
+    System.clearProperty(EmulatedHost.JAR_PROPERTY);
+    for (String id : runIds) {
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+          assertThat(Processes.withRunId(id)).as("processes of run " + id).isEmpty());
+    }
+  }
+
+  private Path cluster(String extraSpec) throws IOException {
+    Path file = tmp.resolve("cluster.yaml");
+    Files.writeString(file, """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata:
+          name: local-emulated
+          annotations:
+            srt.dev/emulated-host: "true"
+        spec:
+          mode: direct
+          transport: local
+          workDir: %s
+          gpusPerNode: 8
+          pollInterval: 500ms
+        %s""".formatted(workDir, extraSpec.indent(2)));
+    return file;
+  }
+
+  private Result apply(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    int code;
+    try {
+      System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+      List<String> argv = new ArrayList<>(List.of("apply"));
+      argv.addAll(List.of(args));
+      code = Main.run(argv.toArray(String[]::new));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    Result r = new Result(code, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
+    Matcher m = RUN_ID.matcher(r.out());
+    while (m.find()) {
+      runIds.add(m.group(1));
+    }
+    System.out.println(r.out());
+    return r;
+  }
+
+  @Test
+  void runsAllThreeArmsToSuccessAndPrintsASummary() throws Exception {
+    Result r = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("emulated GPU host").contains("3/3 arms succeeded");
+    assertThat(runIds).hasSize(3);
+    List<String> table = r.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
+    assertThat(table.get(0)).contains("PHASE", "WORKERS", "ROUTER", "DURATION", "REQ/S", "MEAN TTFT", "RUN DIR");
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      assertThat(table).anySatisfy(row -> {
+        String[] cells = row.strip().split("\\s+");
+        assertThat(cells).startsWith(arm, "Succeeded", "2/2", "ready");
+        assertThat(cells[cells.length - 1]).startsWith(workDir.resolve("default/qwen3-32b-routers/" + arm).toString());
+      });
+    }
+    // live lines: the phases each arm went through, in order
+    assertThat(r.out().lines().filter(l -> l.startsWith("sgl-router ")).map(l -> l.split("\\s+")[1]).distinct().toList())
+        .containsSubsequence("Starting", "Benchmarking", "Succeeded");
+    Path results = Files.list(workDir.resolve("default/qwen3-32b-routers/dynamo-kv-policy")).findFirst().orElseThrow()
+        .resolve("results/bench-serving.jsonl");
+    assertThat(results).isNotEmptyFile();
+  }
+
+  @Test
+  void bashPrintsTheDirectScriptAndSubmitsNothing() throws Exception {
+    Result several = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--bash");
+    assertThat(several.code()).isEqualTo(1);
+    assertThat(several.err()).contains("--arm NAME").contains("sgl-router, dynamo-kv, dynamo-kv-policy");
+
+    Result r = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--bash", "--arm", "dynamo-kv");
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_MODE=direct")
+        .contains("export PATH=" + workDir.resolve("emulator/bin") + ":\"$PATH\"");
+    assertThat(r.err()).contains("emulated GPU host");
+    assertThat(workDir.resolve("default")).doesNotExist();
+
+    // without a cluster: defaults, still a direct script
+    Result plain = apply("-f", COMPARISON.toString(), "--bash", "--arm", "sgl-router");
+    assertThat(plain.code()).as(plain.toString()).isZero();
+    assertThat(plain.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_ARM=sgl-router");
+  }
+
+  @Test
+  void aWorkerThatNeverTurnsHealthyFailsTheArmWithGateTimeout() throws Exception {
+    Path comparison = tmp.resolve("comparison.yaml");
+    String yaml = Files.readString(COMPARISON);
+    assertThat(yaml).contains("healthCheck: {timeout: 30m, interval: 10s}");
+    Files.writeString(comparison, yaml.replace("healthCheck: {timeout: 30m, interval: 10s}", "healthCheck: {timeout: 3s, interval: 1s}"));
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("env: {SRT_EMULATOR_FAIL_HEALTH: \"1\"}").toString(),
+        "--arm", "sgl-router");
+
+    assertThat(r.code()).as(r.toString()).isEqualTo(1);
+    assertThat(r.out()).contains("0/1 arms succeeded");
+    List<String> table = r.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
+    assertThat(table.get(1).strip().split("\\s+")).startsWith("sgl-router", "Failed", "0/2", "not");
+    assertThat(r.out()).contains("sgl-router: failed: GateTimeout: worker-0 not ready after 3s");
+  }
+
+  /** Ctrl-C: the arm in flight is cancelled, nothing of it is left, exit 130. */
+  @Test
+  void ctrlCCancelsTheArmInFlight() throws Exception {
+    Path log = tmp.resolve("apply.log");
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString(), "apply", "-f", COMPARISON.toString(),
+        "--cluster", cluster("").toString(), "--arm", "dynamo-kv")
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
+          .until(() -> Files.readString(log).contains("workers 2/2"));
+      String before = Files.readString(log);
+      Matcher m = RUN_ID.matcher(before);
+      assertThat(m.find()).as(before).isTrue();
+      runIds.add(m.group(1));
+      assertThat(Processes.withRunId(m.group(1))).isNotEmpty();
+
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+
+      assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(log);
+      assertThat(p.exitValue()).as(out).isEqualTo(130);
+      assertThat(out).contains("interrupted (SIGINT)").contains("cancelled run " + m.group(1))
+          .contains("0/1 arms succeeded");
+      assertThat(out.lines().dropWhile(l -> !l.strip().startsWith("ARM ")).skip(1).findFirst().orElseThrow())
+          .contains("Cancelled");
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  /** The processes of a run: those with SRT_RUN_ID=<id> in their environment. */
+  static final class Processes {
+    private Processes() {}
+
+    static List<Long> withRunId(String runId) {
+      byte[] marker = ("SRT_RUN_ID=" + runId).getBytes(StandardCharsets.UTF_8);
+      List<Long> pids = new ArrayList<>();
+      try (Stream<Path> proc = Files.list(Path.of("/proc"))) {
+        proc.filter(d -> d.getFileName().toString().matches("\\d+")).forEach(d -> {
+          try {
+            byte[] env = Files.readAllBytes(d.resolve("environ"));
+            if (contains(env, marker)) {
+              pids.add(Long.parseLong(d.getFileName().toString()));
+            }
+          } catch (IOException | SecurityException e) {
+            // gone, or not ours to read
+          }
+        });
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return pids;
+    }
+
+    /** {@code marker} as one whole NUL-separated entry. */
+    private static boolean contains(byte[] env, byte[] marker) {
+      int start = 0;
+      for (int i = 0; i <= env.length; i++) {
+        if (i == env.length || env[i] == 0) {
+          if (i - start == marker.length && java.util.Arrays.equals(env, start, i, marker, 0, marker.length)) {
+            return true;
+          }
+          start = i + 1;
+        }
+      }
+      return false;
+    }
+  }
+}
