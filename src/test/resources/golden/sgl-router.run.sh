@@ -44,7 +44,7 @@ srt_json_string() {
 # srt_event EVENT [KEY VALUE]... ; a KEY ending in := takes a raw JSON VALUE (number, object).
 srt_event() {
   local line key
-  line="{\"ts\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\",\"event\":$(srt_json_string "$1")"
+  line="{\"ts\":\"$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)\",\"event\":$(srt_json_string "$1")"
   shift
   while [ "$#" -ge 2 ]; do
     key=$1
