@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -245,11 +244,7 @@ public final class DynamoFrontend implements EmulatedProcess {
 
   @Override
   public int awaitExit() throws InterruptedException {
-    try {
-      return exit.get();
-    } catch (ExecutionException e) {
-      return 1;
-    }
+    return EmulatedProcess.exitCodeOf(exit);
   }
 
   @Override

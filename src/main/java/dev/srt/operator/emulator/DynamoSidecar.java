@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -180,11 +179,7 @@ public final class DynamoSidecar implements EmulatedProcess {
 
   @Override
   public int awaitExit() throws InterruptedException {
-    try {
-      return exit.get();
-    } catch (ExecutionException e) {
-      return 1;
-    }
+    return EmulatedProcess.exitCodeOf(exit);
   }
 
   @Override

@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -256,11 +255,7 @@ public final class SglRouter implements EmulatedProcess {
 
   @Override
   public int awaitExit() throws InterruptedException {
-    try {
-      return exit.get();
-    } catch (ExecutionException e) {
-      return 1;
-    }
+    return EmulatedProcess.exitCodeOf(exit);
   }
 
   @Override

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -205,11 +204,7 @@ public final class SglangWorker implements EmulatedProcess {
 
   @Override
   public int awaitExit() throws InterruptedException {
-    try {
-      return exit.get();
-    } catch (ExecutionException e) {
-      return 1;
-    }
+    return EmulatedProcess.exitCodeOf(exit);
   }
 
   @Override
