@@ -129,6 +129,8 @@ class KubectlIT {
         .contains("routercomparison.srt.dev/qwen3-32b-routers created").contains("gpucluster.srt.dev/h100-box created");
     await().atMost(Duration.ofSeconds(30)).until(() -> host.runOf("sgl-router") != null);
     host.emit(host.runOf("sgl-router"), "phase", "phase", "starting");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(kubectl("get", "rcmp", "qwen3-32b-routers", "-o", "jsonpath={.status.arms[0].phase}")).isEqualTo("Starting"));
 
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       String table = kubectl("get", "routercomparisons", "-o", printerColumns());
@@ -136,8 +138,8 @@ class KubectlIT {
       assertThat(table.lines().toList().get(0).split("\\s+")).containsExactly("NAME", "CLUSTER", "PHASE", "ARMS", "CURRENT", "READY");
       assertThat(table.lines().toList().get(1).split("\\s+")).containsExactly("qwen3-32b-routers", "h100-box", "Running", "0/3", "sgl-router", "False");
     });
-    assertThat(kubectl("get", "rcmp", "qwen3-32b-routers", "-o", "jsonpath={.status.arms[0].phase}")).isEqualTo("Starting");
-    assertThat(kubectl("get", "gpuc", "h100-box", "-o", "jsonpath={.status.conditions[?(@.type==\"Reachable\")].status}")).isEqualTo("True");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+        kubectl("get", "gpuc", "h100-box", "-o", "jsonpath={.status.conditions[?(@.type==\"Reachable\")].status}")).isEqualTo("True"));
 
     kubectl("delete", "routercomparison", "qwen3-32b-routers", "--wait=false");
     await().atMost(Duration.ofSeconds(30)).until(() ->
