@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -15,15 +14,18 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecar) || self.frontend.type == 'dynamo'",
     message = "dynamo.sidecar requires frontend.type: dynamo", fieldPath = ".dynamo.sidecar")
 public class ArmSpec {
+  /**
+   * Arm name: a DNS label, unique within the comparison. Used in job names, run directories and
+   * status.
+   */
   @Required
   @Size(max = 63)
-  @JsonPropertyDescription("Arm name: a DNS label, unique within the comparison. Used in job names, run directories and status.")
   public String name;
 
+  /** The router of this arm. */
   @Required
-  @JsonPropertyDescription("The router of this arm.")
   public FrontendSpec frontend;
 
-  @JsonPropertyDescription("Dynamo routing fields of this arm (sidecar workers, policy catalog).")
+  /** Dynamo routing fields of this arm (sidecar workers, policy catalog). */
   public ArmDynamoSpec dynamo;
 }

@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,51 +8,58 @@ import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ArmStatus {
-  @JsonPropertyDescription("Arm name, as in spec.arms.")
+  /** Arm name, as in spec.arms. */
   public String name;
 
-  @JsonPropertyDescription("Pending, Submitted, Building, Starting, Ready, Benchmarking, Succeeded, Failed or Cancelled.")
+  /**
+   * Pending, Submitted, Building, Starting, Ready, Benchmarking, Succeeded, Failed or Cancelled.
+   */
   public String phase;
 
-  @JsonPropertyDescription("Id of the current run of this arm (names its run directory and job).")
+  /** Id of the current run of this arm (names its run directory and job). */
   public String runId;
 
-  @JsonPropertyDescription("Slurm job id, or the process-group id of the script on a direct host.")
+  /** Slurm job id, or the process-group id of the script on a direct host. */
   public String jobId;
 
-  @JsonPropertyDescription("SHA-256 of the rendered script of the current run.")
+  /** SHA-256 of the rendered script of the current run. */
   public String scriptHash;
 
-  @JsonPropertyDescription("Hash of the effective spec (shared fields and this arm's fields) the run was rendered from; a change reruns the arm.")
+  /**
+   * Hash of the effective spec (shared fields and this arm's fields) the run was rendered from; a
+   * change reruns the arm.
+   */
   public String specHash;
 
-  @JsonPropertyDescription("Run directory on the host.")
+  /** Run directory on the host. */
   public String runDir;
 
-  @JsonPropertyDescription("Workers whose /health answered 200, out of all workers.")
+  /** Workers whose /health answered 200, out of all workers. */
   public WorkerCount workers;
 
-  @JsonPropertyDescription("Each worker endpoint and its readiness.")
+  /** Each worker endpoint and its readiness. */
   public List<EndpointStatus> endpoints = new ArrayList<>();
 
-  @JsonPropertyDescription("The router and its readiness.")
+  /** The router and its readiness. */
   public RouterStatus router;
 
-  @JsonPropertyDescription("When the run was submitted.")
+  /** When the run was submitted. */
   public String startedAt;
 
-  @JsonPropertyDescription("When every worker and the router were ready.")
+  /** When every worker and the router were ready. */
   public String readyAt;
 
-  @JsonPropertyDescription("When the run ended.")
+  /** When the run ended. */
   public String finishedAt;
 
-  @JsonPropertyDescription("Why the arm is in its phase (failure reason, pending reason).")
+  /** Why the arm is in its phase (failure reason, pending reason). */
   public String message;
 
-  @JsonPropertyDescription("Result files the benchmark wrote, relative to the run directory.")
+  /** Result files the benchmark wrote, relative to the run directory. */
   public List<String> resultFiles = new ArrayList<>();
 
-  @JsonPropertyDescription("Headline benchmark metrics (e.g. request_throughput, mean_ttft_ms), as reported by the tool.")
+  /**
+   * Headline benchmark metrics (e.g. request_throughput, mean_ttft_ms), as reported by the tool.
+   */
   public Map<String, String> results = new LinkedHashMap<>();
 }

@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -15,16 +14,22 @@ import java.util.Map;
  * ("self.args" does not compile there); the managed-flag rule for args stays in Validator.
  */
 public class BackendSpec {
-  @JsonPropertyDescription("Inference engine. Default and only value: sglang (python -m sglang.launch_server).")
+  /** Inference engine. Default and only value: sglang (python -m sglang.launch_server). */
   public String type;
 
+  /**
+   * Engine flags, identical in every arm: key -> --key value; true -> --key; false -> omitted; a
+   * list -> --key v1 v2. Rendered in key order.
+   */
   @SchemaFrom(type = JsonNode.class)
-  @JsonPropertyDescription("Engine flags, identical in every arm: key -> --key value; true -> --key; false -> omitted; a list -> --key v1 v2. Rendered in key order.")
   public Map<String, Object> args = new LinkedHashMap<>();
 
-  @JsonPropertyDescription("Environment of every worker process.")
+  /** Environment of every worker process. */
   public Map<String, String> env = new LinkedHashMap<>();
 
-  @JsonPropertyDescription("The whole KV-event wiring: each worker publishes its KV cache events here, and each router reads them.")
+  /**
+   * The whole KV-event wiring: each worker publishes its KV cache events here, and each router
+   * reads them.
+   */
   public KvEventsSpec kvEvents;
 }

@@ -1,12 +1,11 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ClusterRef {
+  /** Name of the GpuCluster, in the comparison's namespace, that runs the arms. */
   @Required
-  @JsonPropertyDescription("Name of the GpuCluster, in the comparison's namespace, that runs the arms.")
   public String name;
 }

@@ -1,6 +1,5 @@
 package dev.srt.operator.api;
 
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /**
  * Schema-only twin of the Kubernetes {@code Condition} (status.conditions items): the generated
@@ -8,22 +7,22 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  * instantiated; the status classes keep using {@link io.fabric8.kubernetes.api.model.Condition}.
  */
 public final class ConditionSchema {
-  @JsonPropertyDescription("Kind of condition, e.g. Ready or Reachable. Unique within the list.")
+  /** Kind of condition, e.g. Ready or Reachable. Unique within the list. */
   public String type;
 
-  @JsonPropertyDescription("True, False or Unknown.")
+  /** True, False or Unknown. */
   public String status;
 
-  @JsonPropertyDescription("Why the condition last changed, in CamelCase (e.g. SpecInvalid, ConnectFailed).")
+  /** Why the condition last changed, in CamelCase (e.g. SpecInvalid, ConnectFailed). */
   public String reason;
 
-  @JsonPropertyDescription("Human-readable details of the last change.")
+  /** Human-readable details of the last change. */
   public String message;
 
-  @JsonPropertyDescription("When status last changed (RFC 3339).")
+  /** When status last changed (RFC 3339). */
   public String lastTransitionTime;
 
-  @JsonPropertyDescription("The metadata.generation the condition was set for.")
+  /** The metadata.generation the condition was set for. */
   public Long observedGeneration;
 
   private ConditionSchema() {}

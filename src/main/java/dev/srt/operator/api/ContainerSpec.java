@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,12 +9,15 @@ import java.util.List;
 @ValidationRule(value = "!has(self.runtime) || self.runtime in ['none', 'pyxis', 'docker']", message = "must be none, pyxis or docker", fieldPath = ".runtime")
 @ValidationRule(value = "!has(self.runtime) || self.runtime == 'none' || has(self.image)", message = "a container runtime needs image", fieldPath = ".image")
 public class ContainerSpec {
-  @JsonPropertyDescription("none (default), pyxis (srun --container-image) or docker (docker run on a direct host).")
+  /** none (default), pyxis (srun --container-image) or docker (docker run on a direct host). */
   public String runtime;
 
-  @JsonPropertyDescription("Container image, e.g. lmsysorg/sglang:dev.")
+  /** Container image, e.g. lmsysorg/sglang:dev. */
   public String image;
 
-  @JsonPropertyDescription("Bind mounts host:container; the run directory, work directory and model are mounted at the same paths automatically.")
+  /**
+   * Bind mounts host:container; the run directory, work directory and model are mounted at the same
+   * paths automatically.
+   */
   public List<String> mounts = new ArrayList<>();
 }

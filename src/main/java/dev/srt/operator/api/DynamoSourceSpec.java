@@ -1,10 +1,9 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DynamoSourceSpec {
-  @JsonPropertyDescription("Git URL of the Dynamo repository. Default https://github.com/ai-dynamo/dynamo.")
+  /** Git URL of the Dynamo repository. Default https://github.com/ai-dynamo/dynamo. */
   public String git;
 }

@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -17,29 +16,37 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
 public class DynamoSpec {
-  @JsonPropertyDescription("Released version installed from the package index (pip install ai-dynamo==<version>).")
+  /** Released version installed from the package index (pip install ai-dynamo==<version>). */
   public String version;
 
-  @JsonPropertyDescription("Commit (40 hex) of a cached source build; required by policy catalogs.")
+  /** Commit (40 hex) of a cached source build; required by policy catalogs. */
   public String hash;
 
-  @JsonPropertyDescription("Absolute host path of a prebuilt ai_dynamo_runtime wheel to install.")
+  /** Absolute host path of a prebuilt ai_dynamo_runtime wheel to install. */
   public String wheel;
 
-  @JsonPropertyDescription("Where the source build of hash comes from.")
+  /** Where the source build of hash comes from. */
   public DynamoSourceSpec source;
 
-  @JsonPropertyDescription("Dynamo event plane (DYN_EVENT_PLANE): zmq. Discovery is file-based in the run directory, so no etcd or NATS runs. Default: Dynamo's own.")
+  /**
+   * Dynamo event plane (DYN_EVENT_PLANE): zmq. Discovery is file-based in the run directory, so no
+   * etcd or NATS runs. Default: Dynamo's own.
+   */
   public String eventPlane;
 
-  @JsonPropertyDescription("Dynamo request plane (DYN_REQUEST_PLANE): tcp or http. Default tcp.")
+  /** Dynamo request plane (DYN_REQUEST_PLANE): tcp or http. Default tcp. */
   public String requestPlane;
 
+  /**
+   * Base gRPC port of the native SGLang engines coupled to sidecars; worker i uses base+i. Default
+   * 50051.
+   */
   @Min(1)
   @Max(65535)
-  @JsonPropertyDescription("Base gRPC port of the native SGLang engines coupled to sidecars; worker i uses base+i. Default 50051.")
   public Integer sidecarPort;
 
-  @JsonPropertyDescription("How long a sidecar waits for its engine's gRPC port, e.g. 20m. Default: healthCheck.timeout.")
+  /**
+   * How long a sidecar waits for its engine's gRPC port, e.g. 20m. Default: healthCheck.timeout.
+   */
   public String sidecarStartupTimeout;
 }

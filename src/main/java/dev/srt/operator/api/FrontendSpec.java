@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
@@ -22,20 +21,29 @@ import java.util.Map;
  * rejected. The managed-flag rules for args stay in Validator.
  */
 public class FrontendSpec {
+  /**
+   * Router kind: sgl-router (SGLang's experimental Rust router over static workers) or dynamo
+   * (python -m dynamo.frontend).
+   */
   @Required
-  @JsonPropertyDescription("Router kind: sgl-router (SGLang's experimental Rust router over static workers) or dynamo (python -m dynamo.frontend).")
   public String type;
 
-  @JsonPropertyDescription("sgl-router only: absolute host path of the experimental/sgl-router crate; built with cargo build --release before the router starts.")
+  /**
+   * sgl-router only: absolute host path of the experimental/sgl-router crate; built with cargo
+   * build --release before the router starts.
+   */
   public String source;
 
-  @JsonPropertyDescription("sgl-router only: absolute host path of a prebuilt sgl-router executable.")
+  /** sgl-router only: absolute host path of a prebuilt sgl-router executable. */
   public String binary;
 
+  /**
+   * Router flags: key -> --key value; true -> --key; false -> omitted. An explicit model-id,
+   * tokenizer-path or router-policy-config wins over the derived value.
+   */
   @SchemaFrom(type = JsonNode.class)
-  @JsonPropertyDescription("Router flags: key -> --key value; true -> --key; false -> omitted. An explicit model-id, tokenizer-path or router-policy-config wins over the derived value.")
   public Map<String, Object> args = new LinkedHashMap<>();
 
-  @JsonPropertyDescription("Environment of the router process.")
+  /** Environment of the router process. */
   public Map<String, String> env = new LinkedHashMap<>();
 }

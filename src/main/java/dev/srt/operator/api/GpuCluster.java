@@ -1,6 +1,5 @@
 package dev.srt.operator.api;
 
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -24,14 +23,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 public class GpuCluster extends CustomResource<GpuClusterSpec, GpuClusterStatus> implements Namespaced {
   // Overridden only to document spec and status in the generated schema.
+  /** How to reach the host (SSH or local), how to run jobs on it (Slurm or direct) and where. */
   @Override
-  @JsonPropertyDescription("How to reach the host (SSH or local), how to run jobs on it (Slurm or direct) and where.")
   public GpuClusterSpec getSpec() {
     return super.getSpec();
   }
 
+  /** Reachability and what the last probe found; written by the operator only. */
   @Override
-  @JsonPropertyDescription("Reachability and what the last probe found; written by the operator only.")
   public GpuClusterStatus getStatus() {
     return super.getStatus();
   }

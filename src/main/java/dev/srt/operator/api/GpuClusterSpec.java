@@ -2,7 +2,6 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -22,43 +21,53 @@ import java.util.Map;
     message = "container.runtime pyxis needs mode: slurm, docker needs mode: direct", fieldPath = ".container.runtime")
 @ValidationRule(value = "!has(self.path) || self.path.all(p, p.startsWith('/'))", message = "every entry must be an absolute host path", fieldPath = ".path")
 public class GpuClusterSpec {
+  /**
+   * slurm: submit each arm with sbatch on a login node. direct: run each arm as a detached bash
+   * script on one GPU host.
+   */
   @Required
-  @JsonPropertyDescription("slurm: submit each arm with sbatch on a login node. direct: run each arm as a detached bash script on one GPU host.")
   public String mode;
 
-  @JsonPropertyDescription("ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.")
+  /**
+   * ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.
+   */
   public String transport;
 
-  @JsonPropertyDescription("SSH connection; required with transport: ssh.")
+  /** SSH connection; required with transport: ssh. */
   public SshSpec ssh;
 
+  /**
+   * Absolute directory on the host under which run directories
+   * <namespace>/<comparison>/<arm>/<runId>/ and build caches live.
+   */
   @Required
-  @JsonPropertyDescription("Absolute directory on the host under which run directories <namespace>/<comparison>/<arm>/<runId>/ and build caches live.")
   public String workDir;
 
+  /** GPUs per node. Default 8. */
   @Min(1)
-  @JsonPropertyDescription("GPUs per node. Default 8.")
   public Integer gpusPerNode;
 
-  @JsonPropertyDescription("GPU model, informational (e.g. h100).")
+  /** GPU model, informational (e.g. h100). */
   public String gpuType;
 
-  @JsonPropertyDescription("Interpreter used for python -m modules on the host. Default python3.")
+  /** Interpreter used for python -m modules on the host. Default python3. */
   public String python;
 
-  @JsonPropertyDescription("Directories prepended to PATH in every rendered script.")
+  /** Directories prepended to PATH in every rendered script. */
   public List<String> path = new ArrayList<>();
 
-  @JsonPropertyDescription("Environment exported by every rendered script.")
+  /** Environment exported by every rendered script. */
   public Map<String, String> env = new LinkedHashMap<>();
 
-  @JsonPropertyDescription("Slurm settings; only with mode: slurm.")
+  /** Slurm settings; only with mode: slurm. */
   public SlurmSpec slurm;
 
-  @JsonPropertyDescription("Container runtime wrapping the processes: none (default), pyxis (slurm) or docker (direct).")
+  /**
+   * Container runtime wrapping the processes: none (default), pyxis (slurm) or docker (direct).
+   */
   public ContainerSpec container;
 
-  @JsonPropertyDescription("How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable).")
+  /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
   public String pollInterval;
 
   @JsonIgnore

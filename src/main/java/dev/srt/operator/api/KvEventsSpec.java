@@ -1,20 +1,22 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Rendered into each worker's --kv-events-config with a per-worker endpoint tcp://*:5200+i. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.publisher) || self.publisher == 'zmq'", message = "supported publishers: zmq", fieldPath = ".publisher")
 public class KvEventsSpec {
-  @JsonPropertyDescription("Publisher kind. Default and only value: zmq.")
+  /** Publisher kind. Default and only value: zmq. */
   public String publisher;
 
-  @JsonPropertyDescription("ZMQ topic. Default: kv-events.")
+  /** ZMQ topic. Default: kv-events. */
   public String topic;
 
-  @JsonPropertyDescription("false turns KV events off (routers then fall back to load-only decisions). Default true when this block is present; without a kvEvents block workers publish no KV events.")
+  /**
+   * false turns KV events off (routers then fall back to load-only decisions). Default true when
+   * this block is present; without a kvEvents block workers publish no KV events.
+   */
   public Boolean enabled;
 
   public boolean enabledOrDefault() {

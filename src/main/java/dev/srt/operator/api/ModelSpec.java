@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 
@@ -9,13 +8,21 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "self.path.startsWith('/')", message = "must be an absolute host path", fieldPath = ".path")
 @ValidationRule(value = "!has(self.tokenizerPath) || self.tokenizerPath.startsWith('/')", message = "must be an absolute host path", fieldPath = ".tokenizerPath")
 public class ModelSpec {
+  /**
+   * Absolute path of the model directory on the GPU host (passed to every worker as --model-path).
+   */
   @Required
-  @JsonPropertyDescription("Absolute path of the model directory on the GPU host (passed to every worker as --model-path).")
   public String path;
 
-  @JsonPropertyDescription("Name the workers serve the model under (--served-model-name), the routers' --model-id and the benchmark's --model. Default: the last element of path.")
+  /**
+   * Name the workers serve the model under (--served-model-name), the routers' --model-id and the
+   * benchmark's --model. Default: the last element of path.
+   */
   public String servedModelName;
 
-  @JsonPropertyDescription("Tokenizer file for sgl-router's --tokenizer-path. Default: <path>/tokenizer.json (the router rejects a bare model directory).")
+  /**
+   * Tokenizer file for sgl-router's --tokenizer-path. Default: <path>/tokenizer.json (the router
+   * rejects a bare model directory).
+   */
   public String tokenizerPath;
 }

@@ -1,11 +1,13 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ObservabilitySpec {
-  @JsonPropertyDescription("Scrape router and worker /metrics before and after the benchmark, and add Dynamo span/request-trace env to arms whose frontend is dynamo (never to others).")
+  /**
+   * Scrape router and worker /metrics before and after the benchmark, and add Dynamo
+   * span/request-trace env to arms whose frontend is dynamo (never to others).
+   */
   public Boolean enabled;
 
   public boolean enabledOrDefault() {

@@ -2,7 +2,6 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
@@ -19,26 +18,29 @@ import java.util.List;
 @ValidationRule(value = "!has(self.config) || (!self.config.startsWith('/') && !self.config.contains('..'))",
     message = "must be a relative path inside the crate directory", fieldPath = ".config")
 public class PolicyCatalogSpec {
-  @JsonPropertyDescription("Git URL of the repository holding the catalog crate.")
+  /** Git URL of the repository holding the catalog crate. */
   public String git;
 
-  @JsonPropertyDescription("Absolute host path of a checkout holding the catalog crate (instead of git).")
+  /** Absolute host path of a checkout holding the catalog crate (instead of git). */
   public String path;
 
-  @JsonPropertyDescription("Commit (40 hex) to build; required with git.")
+  /** Commit (40 hex) to build; required with git. */
   public String rev;
 
-  @JsonPropertyDescription("Directory of the crate inside the repository. Default: the repository root.")
+  /** Directory of the crate inside the repository. Default: the repository root. */
   public String crateSubdir;
 
+  /** Cargo package name of the catalog crate. */
   @Required
   @JsonProperty("package")
-  @JsonPropertyDescription("Cargo package name of the catalog crate.")
   public String packageName;
 
-  @JsonPropertyDescription("Worker-selection YAML inside the crate directory, published next to the wheel and passed as --router-policy-config. Default worker-selection.yaml.")
+  /**
+   * Worker-selection YAML inside the crate directory, published next to the wheel and passed as
+   * --router-policy-config. Default worker-selection.yaml.
+   */
   public String config;
 
-  @JsonPropertyDescription("Cargo features of the Dynamo Python bindings to enable. Default [custom-policy].")
+  /** Cargo features of the Dynamo Python bindings to enable. Default [custom-policy]. */
   public List<String> features = new ArrayList<>();
 }

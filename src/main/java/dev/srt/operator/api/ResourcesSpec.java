@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 
@@ -14,40 +13,40 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "has(self.prefillWorkers) == has(self.decodeWorkers)",
     message = "prefillWorkers and decodeWorkers go together")
 public class ResourcesSpec {
+  /** Nodes that host the aggregated workers. Default 1. */
   @Min(1)
-  @JsonPropertyDescription("Nodes that host the aggregated workers. Default 1.")
   public Integer aggNodes;
 
+  /** Number of aggregated workers (each a full prefill+decode engine). */
   @Min(1)
-  @JsonPropertyDescription("Number of aggregated workers (each a full prefill+decode engine).")
   public Integer aggWorkers;
 
+  /** GPUs per aggregated worker. Default: aggNodes x gpusPerNode / aggWorkers. */
   @Min(1)
-  @JsonPropertyDescription("GPUs per aggregated worker. Default: aggNodes x gpusPerNode / aggWorkers.")
   public Integer gpusPerWorker;
 
+  /** Nodes that host prefill workers (prefill/decode topology). */
   @Min(1)
-  @JsonPropertyDescription("Nodes that host prefill workers (prefill/decode topology).")
   public Integer prefillNodes;
 
+  /** Nodes that host decode workers (prefill/decode topology). */
   @Min(1)
-  @JsonPropertyDescription("Nodes that host decode workers (prefill/decode topology).")
   public Integer decodeNodes;
 
+  /** Number of prefill workers. */
   @Min(1)
-  @JsonPropertyDescription("Number of prefill workers.")
   public Integer prefillWorkers;
 
+  /** Number of decode workers. */
   @Min(1)
-  @JsonPropertyDescription("Number of decode workers.")
   public Integer decodeWorkers;
 
+  /** GPUs per prefill worker. */
   @Min(1)
-  @JsonPropertyDescription("GPUs per prefill worker.")
   public Integer gpusPerPrefill;
 
+  /** GPUs per decode worker. */
   @Min(1)
-  @JsonPropertyDescription("GPUs per decode worker.")
   public Integer gpusPerDecode;
 
   public boolean disaggregated() {

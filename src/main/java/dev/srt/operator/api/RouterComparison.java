@@ -1,6 +1,5 @@
 package dev.srt.operator.api;
 
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -33,14 +32,17 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "metadata.name must be a DNS label (lower-case letters, digits, '-'; at most 63 characters): it names jobs and run directories")
 public class RouterComparison extends CustomResource<RouterComparisonSpec, RouterComparisonStatus> implements Namespaced {
   // Overridden only to document spec and status in the generated schema.
+  /**
+   * What is held constant (model, topology, engine, workload) and the arms that differ only in
+   * routing.
+   */
   @Override
-  @JsonPropertyDescription("What is held constant (model, topology, engine, workload) and the arms that differ only in routing.")
   public RouterComparisonSpec getSpec() {
     return super.getSpec();
   }
 
+  /** Progress of the arms and their results; written by the operator only. */
   @Override
-  @JsonPropertyDescription("Progress of the arms and their results; written by the operator only.")
   public RouterComparisonStatus getStatus() {
     return super.getStatus();
   }

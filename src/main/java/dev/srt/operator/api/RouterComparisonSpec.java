@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -28,43 +27,49 @@ import java.util.List;
 @ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecarPort) || self.dynamo.sidecarPort + (has(self.resources.aggWorkers) ? self.resources.aggWorkers : 1) - 1 <= 65535",
     message = "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535", fieldPath = ".dynamo.sidecarPort")
 public class RouterComparisonSpec {
+  /** The GpuCluster (same namespace) whose GPUs every arm runs on. */
   @Required
-  @JsonPropertyDescription("The GpuCluster (same namespace) whose GPUs every arm runs on.")
   public ClusterRef clusterRef;
 
+  /** The model every arm serves. */
   @Required
-  @JsonPropertyDescription("The model every arm serves.")
   public ModelSpec model;
 
+  /**
+   * Worker topology shared by every arm: aggregated (aggNodes/aggWorkers/gpusPerWorker) or
+   * prefill/decode.
+   */
   @Required
-  @JsonPropertyDescription("Worker topology shared by every arm: aggregated (aggNodes/aggWorkers/gpusPerWorker) or prefill/decode.")
   public ResourcesSpec resources;
 
-  @JsonPropertyDescription("Inference engine, its flags, environment and KV-event wiring; identical in every arm.")
+  /** Inference engine, its flags, environment and KV-event wiring; identical in every arm. */
   public BackendSpec backend;
 
-  @JsonPropertyDescription("Dynamo installation shared by the arms whose frontend is dynamo.")
+  /** Dynamo installation shared by the arms whose frontend is dynamo. */
   public DynamoSpec dynamo;
 
-  @JsonPropertyDescription("Telemetry settings shared by every arm.")
+  /** Telemetry settings shared by every arm. */
   public ObservabilitySpec observability;
 
-  @JsonPropertyDescription("How long and how often readiness is probed before an arm fails.")
+  /** How long and how often readiness is probed before an arm fails. */
   public HealthCheckSpec healthCheck;
 
+  /** The benchmark run against the router of every arm, with identical arguments and seed. */
   @Required
-  @JsonPropertyDescription("The benchmark run against the router of every arm, with identical arguments and seed.")
   public WorkloadSpec workload;
 
+  /**
+   * The arms: 1 to 8 router set-ups that differ only in routing fields. They run one at a time on
+   * the same GPUs.
+   */
   @Required
   @Size(min = 1, max = 8)
-  @JsonPropertyDescription("The arms: 1 to 8 router set-ups that differ only in routing fields. They run one at a time on the same GPUs.")
   public List<ArmSpec> arms = new ArrayList<>();
 
-  @JsonPropertyDescription("Order in which arms run.")
+  /** Order in which arms run. */
   public ExecutionSpec execution;
 
-  @JsonPropertyDescription("true cancels any running arm and starts nothing until set back to false.")
+  /** true cancels any running arm and starts nothing until set back to false. */
   public Boolean suspend;
 
   public boolean suspended() {

@@ -1,16 +1,18 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SidecarSpec {
-  @JsonPropertyDescription("Start a Dynamo sidecar beside each native SGLang engine. Default true when the sidecar block is present.")
+  /**
+   * Start a Dynamo sidecar beside each native SGLang engine. Default true when the sidecar block is
+   * present.
+   */
   public Boolean enabled;
 
-  @JsonPropertyDescription("Extra arguments appended to python -m dynamo.sglang.sidecar.")
+  /** Extra arguments appended to python -m dynamo.sglang.sidecar. */
   public List<String> args = new ArrayList<>();
 
   public boolean enabledOrDefault() {

@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
@@ -14,34 +13,34 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.connectTimeout) || self.connectTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 10s", fieldPath = ".connectTimeout")
 public class SshSpec {
+  /** Host name or address of the login node or GPU host. */
   @Required
-  @JsonPropertyDescription("Host name or address of the login node or GPU host.")
   public String host;
 
+  /** SSH port. Default 22. */
   @Min(1)
   @Max(65535)
-  @JsonPropertyDescription("SSH port. Default 22.")
   public Integer port;
 
+  /** User to log in as. */
   @Required
-  @JsonPropertyDescription("User to log in as.")
   public String user;
 
-  @JsonPropertyDescription("Secret key holding the private key (OpenSSH or PEM; ed25519 or RSA). Used by the operator.")
+  /** Secret key holding the private key (OpenSSH or PEM; ed25519 or RSA). Used by the operator. */
   public SecretKeyRef privateKeySecretRef;
 
-  @JsonPropertyDescription("Secret key holding known_hosts lines for the host. Used by the operator.")
+  /** Secret key holding known_hosts lines for the host. Used by the operator. */
   public SecretKeyRef knownHostsSecretRef;
 
-  @JsonPropertyDescription("Private key file on the machine running the CLI (instead of privateKeySecretRef).")
+  /** Private key file on the machine running the CLI (instead of privateKeySecretRef). */
   public String privateKeyFile;
 
-  @JsonPropertyDescription("known_hosts file on the machine running the CLI (instead of knownHostsSecretRef).")
+  /** known_hosts file on the machine running the CLI (instead of knownHostsSecretRef). */
   public String knownHostsFile;
 
-  @JsonPropertyDescription("Accept any host key. Never the default; for throw-away test hosts only.")
+  /** Accept any host key. Never the default; for throw-away test hosts only. */
   public Boolean insecureSkipHostKeyVerification;
 
-  @JsonPropertyDescription("Timeout for establishing the connection, e.g. 10s. Default 10s.")
+  /** Timeout for establishing the connection, e.g. 10s. Default 10s. */
   public String connectTimeout;
 }

@@ -1,7 +1,6 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -14,19 +13,28 @@ import java.util.Map;
 @ValidationRule(value = "!has(self.tool) || self.tool != 'custom' || (has(self.command) && self.command.trim() != '')", message = "workload.tool: custom needs command", fieldPath = ".command")
 @ValidationRule(value = "!has(self.command) || (has(self.tool) && self.tool == 'custom')", message = "command is only used with tool: custom", fieldPath = ".command")
 public class WorkloadSpec {
-  @JsonPropertyDescription("bench-serving (python -m sglang.bench_serving), aiperf (aiperf profile) or custom (command). Default bench-serving.")
+  /**
+   * bench-serving (python -m sglang.bench_serving), aiperf (aiperf profile) or custom (command).
+   * Default bench-serving.
+   */
   public String tool;
 
+  /**
+   * Tool flags: key -> --key value; true -> --key; false -> omitted. The target URL, model, seed
+   * and output location are set by srt-operator.
+   */
   @SchemaFrom(type = JsonNode.class)
-  @JsonPropertyDescription("Tool flags: key -> --key value; true -> --key; false -> omitted. The target URL, model, seed and output location are set by srt-operator.")
   public Map<String, Object> args = new LinkedHashMap<>();
 
-  @JsonPropertyDescription("Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR and SRT_SEED are exported to it.")
+  /**
+   * Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR
+   * and SRT_SEED are exported to it.
+   */
   public String command;
 
-  @JsonPropertyDescription("Random seed given to the tool; the same in every arm. Default 42.")
+  /** Random seed given to the tool; the same in every arm. Default 42. */
   public Integer seed;
 
-  @JsonPropertyDescription("Environment of the benchmark process.")
+  /** Environment of the benchmark process. */
   public Map<String, String> env = new LinkedHashMap<>();
 }

@@ -1,0 +1,53 @@
+package dev.srt.operator.api;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Javadoc of every field of the API classes, read from their sources at build time, keyed by
+ * class and JSON property name. Javadoc is where the API is documented; {@link CrdPostProcessor}
+ * makes it the CRD's descriptions, which {@code kubectl explain} shows.
+ */
+final class FieldDocs {
+  // A Javadoc comment, then annotations, then a public field or a getter.
+  private static final Pattern MEMBER = Pattern.compile(
+      "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[^\\n]*\\n\\s*)*)public\\s+[\\w.<>, ?\\[\\]]+\\s+(\\w+)\\s*(\\(\\)|[=;])", Pattern.DOTALL);
+  private static final Pattern JSON_NAME = Pattern.compile("@JsonProperty\\(\"([^\"]+)\"\\)");
+  private static final Pattern INLINE_TAG = Pattern.compile("\\{@(?:code|link|literal) ([^}]*)}");
+
+  private final Map<String, Map<String, String>> docs = new HashMap<>();
+
+  static FieldDocs read(Path sourceDir) throws IOException {
+    FieldDocs d = new FieldDocs();
+    try (var files = Files.list(sourceDir)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        String className = file.getFileName().toString().replace(".java", "");
+        Matcher m = MEMBER.matcher(Files.readString(file));
+        while (m.find()) {
+          String member = m.group(3);
+          Matcher json = JSON_NAME.matcher(m.group(2));
+          String property = json.find() ? json.group(1)
+              : m.group(4).equals("()") && member.startsWith("get") && member.length() > 3
+                  ? Character.toLowerCase(member.charAt(3)) + member.substring(4) : member;
+          d.docs.computeIfAbsent(className, k -> new HashMap<>()).put(property, text(m.group(1)));
+        }
+      }
+    }
+    return d;
+  }
+
+  /** The documentation of a property of a class, or null. */
+  String of(Class<?> type, String property) {
+    return docs.getOrDefault(type.getSimpleName(), Map.of()).get(property);
+  }
+
+  private static String text(String javadoc) {
+    String plain = javadoc.lines().map(l -> l.strip().replaceFirst("^\\*\\s?", "")).reduce("", (a, b) -> a + " " + b);
+    return INLINE_TAG.matcher(plain).replaceAll("$1").replaceAll("\\s+", " ").strip();
+  }
+}
