@@ -196,6 +196,19 @@ try:
             f.write(body)
         text = json.loads(body)["choices"][0]["message"]["content"]
         sys.exit(0 if text and text.strip() else 1)
+    if kind == "ports-free":
+        busy = []
+        for port in sys.argv[2:]:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("", int(port)))
+            except OSError:
+                busy.append(port)
+            finally:
+                s.close()
+        print(" ".join(busy))
+        sys.exit(0)
     if kind == "scrape":
         with open(target, "w") as out:
             for url in sys.argv[3:]:
@@ -242,6 +255,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "${url%/health}"
   fi
+}
+
+# srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
+# may hold a port): wait up to 60 s for the run's fixed ports, then fail with the busy ones.
+srt_wait_ports_free() {
+  local busy deadline
+  deadline=$(($(date +%s) + ${SRT_PORT_WAIT:-60}))
+  while busy=$(srt_probe ports-free "$@"); [ -n "$busy" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      srt_fail PortsInUse "port(s) $busy on $(hostname) are still taken by another process"
+    fi
+    sleep 0.5
+  done
 }
 
 srt_gate() {
@@ -473,6 +499,7 @@ srt_stage_dynamo_install() {
 srt_stage dynamo-install '' srt_stage_dynamo_install
 
 srt_phase starting
+srt_wait_ports_free 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
 srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
 srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
 srt_start router router logs/router.log env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv

@@ -196,6 +196,19 @@ try:
             f.write(body)
         text = json.loads(body)["choices"][0]["message"]["content"]
         sys.exit(0 if text and text.strip() else 1)
+    if kind == "ports-free":
+        busy = []
+        for port in sys.argv[2:]:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("", int(port)))
+            except OSError:
+                busy.append(port)
+            finally:
+                s.close()
+        print(" ".join(busy))
+        sys.exit(0)
     if kind == "scrape":
         with open(target, "w") as out:
             for url in sys.argv[3:]:
@@ -242,6 +255,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "${url%/health}"
   fi
+}
+
+# srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
+# may hold a port): wait up to 60 s for the run's fixed ports, then fail with the busy ones.
+srt_wait_ports_free() {
+  local busy deadline
+  deadline=$(($(date +%s) + ${SRT_PORT_WAIT:-60}))
+  while busy=$(srt_probe ports-free "$@"); [ -n "$busy" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      srt_fail PortsInUse "port(s) $busy on $(hostname) are still taken by another process"
+    fi
+    sleep 0.5
+  done
 }
 
 srt_gate() {
@@ -398,6 +424,7 @@ srt_stage_sgl_router_build() {
 srt_stage sgl-router-build '' srt_stage_sgl_router_build
 
 srt_phase starting
+srt_wait_ports_free 5200 5201 6100 6132 8000 17500 17501
 srt_start worker-0 worker logs/worker-0.log env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
 srt_start worker-1 worker logs/worker-1.log env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
 srt_start router router logs/router.log /scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target/release/sgl-router --worker-urls http://127.0.0.1:6100 http://127.0.0.1:6132 --host 0.0.0.0 --port 8000 --model-id Qwen/Qwen3-32B-FP8 --tokenizer-path /models/Qwen3-32B-FP8/tokenizer.json --policy cache_aware

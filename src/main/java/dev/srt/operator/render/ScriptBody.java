@@ -103,6 +103,12 @@ final class ScriptBody {
     line("");
     line("srt_phase starting");
     List<ProcessSpec> serving = plan.processes().stream().filter(p -> p.role() != Role.BENCHMARK).toList();
+    if (plan.mode() == Mode.DIRECT) {
+      // One host: every fixed port of the run must be free before anything starts.
+      List<String> ports = serving.stream().flatMap(p -> p.ports().values().stream()).distinct().sorted()
+          .map(String::valueOf).toList();
+      line("srt_wait_ports_free " + String.join(" ", ports));
+    }
     List<String> startedGroups = new ArrayList<>();
     for (ProcessSpec p : serving) {
       if (p.group() == null) {

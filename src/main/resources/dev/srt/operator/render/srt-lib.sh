@@ -175,6 +175,19 @@ try:
             f.write(body)
         text = json.loads(body)["choices"][0]["message"]["content"]
         sys.exit(0 if text and text.strip() else 1)
+    if kind == "ports-free":
+        busy = []
+        for port in sys.argv[2:]:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("", int(port)))
+            except OSError:
+                busy.append(port)
+            finally:
+                s.close()
+        print(" ".join(busy))
+        sys.exit(0)
     if kind == "scrape":
         with open(target, "w") as out:
             for url in sys.argv[3:]:
@@ -221,6 +234,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "${url%/health}"
   fi
+}
+
+# srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
+# may hold a port): wait up to 60 s for the run's fixed ports, then fail with the busy ones.
+srt_wait_ports_free() {
+  local busy deadline
+  deadline=$(($(date +%s) + ${SRT_PORT_WAIT:-60}))
+  while busy=$(srt_probe ports-free "$@"); [ -n "$busy" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      srt_fail PortsInUse "port(s) $busy on $(hostname) are still taken by another process"
+    fi
+    sleep 0.5
+  done
 }
 
 srt_gate() {
