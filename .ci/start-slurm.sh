@@ -183,10 +183,18 @@ fi
 if pid_alive "${CTLD_PID}" slurmctld && ctld_up; then
   step "slurmctld already running (pid $(cat "${CTLD_PID}"))"
 else
+  # Saved state from a machine that stopped mid-job (a snapshot, a reboot) lists jobs as RUNNING
+  # whose processes are gone; they hold GPUs until slurmctld gives up on them, minutes later.
+  # With no slurmd and no slurmstepd alive no job can still run, so start from a clean state.
+  ctld_flags=()
+  if ! pid_alive "${SLURMD_PID}" slurmd && ! pgrep -x slurmd >/dev/null && ! pgrep -x slurmstepd >/dev/null; then
+    ctld_flags=(-c)
+    step "no slurmd or job step alive: clearing saved job state (slurmctld -c)"
+  fi
   stop_pid "${CTLD_PID}" slurmctld
   not_ours slurmctld "${CTLD_PID}"
   step "starting slurmctld (log: ${LOG_DIR}/slurmctld.log)"
-  slurmctld 9>&- || die "slurmctld failed to start; see ${LOG_DIR}/slurmctld.log"
+  slurmctld "${ctld_flags[@]}" 9>&- || die "slurmctld failed to start; see ${LOG_DIR}/slurmctld.log"
   wait_for 30 "slurmctld answering (scontrol ping)" ctld_up \
     || die "slurmctld not UP within 30 s; see ${LOG_DIR}/slurmctld.log"
 fi
