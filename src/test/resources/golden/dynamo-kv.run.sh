@@ -361,6 +361,13 @@ srt_stage() {
   srt_event stage-finished stage "$name" cached:= "$cached"
 }
 
+# srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
+# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`.
+srt_stage_source() {
+  declare -f srt_in_dir srt_require_file srt_copy_tree srt_set_toml_dependency srt_pip_install_wheels "$1"
+  printf '%s\n' "$1"
+}
+
 srt_in_dir() {
   local dir=$1
   shift
@@ -393,8 +400,9 @@ print(f"{path}: {line}")
 PY
 }
 
+# srt_pip_install_wheels PYTHON DIR TARGET: installs the wheels built into DIR into TARGET.
 srt_pip_install_wheels() {
-  local python=$1 dir=$2 wheels=()
+  local python=$1 dir=$2 target=$3 wheels=()
   shopt -s nullglob
   wheels=("$dir"/*.whl)
   shopt -u nullglob
@@ -402,7 +410,7 @@ srt_pip_install_wheels() {
     echo "no wheels in $dir" >&2
     return 1
   fi
-  "$python" -m pip install --no-deps --force-reinstall "${wheels[@]}"
+  "$python" -m pip install --no-deps --target "$target" "${wheels[@]}"
 }
 
 # The address of a Slurm node as Slurm itself reaches it (NodeAddr), else its name.
@@ -494,15 +502,15 @@ srt_stage_dynamo_build() {
 }
 srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 srt_stage_dynamo_build
 srt_stage_dynamo_install() {
-  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4 "${RUN_DIR}"/python || return
 }
 srt_stage dynamo-install '' srt_stage_dynamo_install
 
 srt_phase starting
 srt_wait_ports_free 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
-srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
-srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
-srt_start router router logs/router.log env DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
+srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
+srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
+srt_start router router logs/router.log env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
 
 srt_gate workers-health
 srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200

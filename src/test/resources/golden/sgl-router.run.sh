@@ -361,6 +361,13 @@ srt_stage() {
   srt_event stage-finished stage "$name" cached:= "$cached"
 }
 
+# srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
+# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`.
+srt_stage_source() {
+  declare -f srt_in_dir srt_require_file srt_copy_tree srt_set_toml_dependency srt_pip_install_wheels "$1"
+  printf '%s\n' "$1"
+}
+
 srt_in_dir() {
   local dir=$1
   shift
@@ -393,8 +400,9 @@ print(f"{path}: {line}")
 PY
 }
 
+# srt_pip_install_wheels PYTHON DIR TARGET: installs the wheels built into DIR into TARGET.
 srt_pip_install_wheels() {
-  local python=$1 dir=$2 wheels=()
+  local python=$1 dir=$2 target=$3 wheels=()
   shopt -s nullglob
   wheels=("$dir"/*.whl)
   shopt -u nullglob
@@ -402,7 +410,7 @@ srt_pip_install_wheels() {
     echo "no wheels in $dir" >&2
     return 1
   fi
-  "$python" -m pip install --no-deps --force-reinstall "${wheels[@]}"
+  "$python" -m pip install --no-deps --target "$target" "${wheels[@]}"
 }
 
 # The address of a Slurm node as Slurm itself reaches it (NodeAddr), else its name.

@@ -2,6 +2,8 @@ package dev.srt.operator.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,14 +36,22 @@ public record DynamoInstall(String version, List<String> policyTypes) {
 
   /**
    * Without {@code SRT_EMULATOR_STATE} (tests, manual runs) Dynamo counts as installed with the
-   * builtin policies; with it, only what the emulated pip recorded there.
+   * builtin policies; with it, only what the emulated pip recorded there or in a {@code --target}
+   * directory on PYTHONPATH.
    */
   public static DynamoInstall find(Map<String, String> env, String module) throws NotInstalled {
     Optional<EmulatorState> state = EmulatorState.fromEnv(env);
     if (state.isEmpty()) {
       return new DynamoInstall("emulated", BUILTIN_POLICY_TYPES);
     }
-    ObjectNode pkgs = state.get().packages();
+    // pip --target directories on PYTHONPATH come first, as Python searches them first.
+    ObjectNode pkgs = Json.object();
+    for (String entry : env.getOrDefault("PYTHONPATH", "").split(":")) {
+      if (!entry.isEmpty() && Files.isRegularFile(Path.of(entry, EmulatorState.PACKAGES))) {
+        new EmulatorState(Path.of(entry)).packages().properties().forEach(e -> pkgs.putIfAbsent(e.getKey(), e.getValue()));
+      }
+    }
+    state.get().packages().properties().forEach(e -> pkgs.putIfAbsent(e.getKey(), e.getValue()));
     String missing = !pkgs.has(PYTHON_PACKAGE) ? "dynamo" : !pkgs.has(RUNTIME) ? "dynamo._core" : null;
     if (missing != null) {
       throw new NotInstalled("python3: Error while finding module specification for '" + module

@@ -17,7 +17,8 @@ import java.util.Optional;
  * drops a stub {@code dynamo} package into {@code <state>/site}, which the python shim puts on
  * PYTHONPATH, so {@code python3 -c 'import dynamo'} agrees with the record; a source install
  * ({@code -e DIR}, {@code DIR}) adds its import root to {@code <state>/import-roots}, which the shim
- * appends to PYTHONPATH.
+ * appends to PYTHONPATH. With {@code --target DIR} the record and the stub go to DIR instead, as
+ * real pip puts the packages there and leaves the environment alone.
  */
 final class PipTool {
   private final BuildTools.Context ctx;
@@ -63,13 +64,16 @@ final class PipTool {
     if (records.isEmpty() && !a.has("--requirement")) {
       throw new BuildTools.ToolFailure(1, "ERROR: You must give at least one requirement to install (see \"pip help install\")");
     }
-    ctx.state().updatePackages(pkgs -> records.forEach(r -> pkgs.set(r.path("name").asText(), r)));
+    // --target DIR: the packages land in DIR (importable with DIR on PYTHONPATH), not in the environment.
+    Optional<Path> target = Optional.ofNullable(a.get("--target", null)).map(ctx::resolve);
+    EmulatorState store = target.map(EmulatorState::new).orElse(ctx.state());
+    store.updatePackages(pkgs -> records.forEach(r -> pkgs.set(r.path("name").asText(), r)));
     for (ObjectNode r : records) {
-      if (r.has("import_root")) {
+      if (r.has("import_root") && target.isEmpty()) {
         ctx.state().addImportRoot(Path.of(r.get("import_root").asText()));
       }
     }
-    writeImportStubs();
+    writeImportStubs(store, target.orElse(ctx.state().dir().resolve("site")));
     List<String> names = records.stream().map(r -> r.path("name").asText() + "-" + r.path("version").asText()).toList();
     ctx.out().println("Successfully installed " + String.join(" ", names));
     return 0;
@@ -136,10 +140,10 @@ final class PipTool {
     return a;
   }
 
-  /** Keeps {@code <state>/site/dynamo} in step with the record: importable exactly when installed. */
-  private void writeImportStubs() throws IOException {
-    ObjectNode pkgs = ctx.state().packages();
-    Path site = ctx.state().dir().resolve("site").resolve("dynamo");
+  /** Keeps {@code <site>/dynamo} in step with the store's record: importable exactly when installed. */
+  private static void writeImportStubs(EmulatorState store, Path siteDir) throws IOException {
+    ObjectNode pkgs = store.packages();
+    Path site = siteDir.resolve("dynamo");
     Path init = site.resolve("__init__.py");
     Path core = site.resolve("_core.py");
     Files.deleteIfExists(core);
@@ -170,7 +174,7 @@ final class PipTool {
   private int uninstall(List<String> args) throws IOException {
     List<String> names = new ArgParser("pip uninstall").withPositionals().parse(args).positional();
     ctx.state().updatePackages(pkgs -> names.forEach(n -> pkgs.remove(n.toLowerCase().replace('_', '-'))));
-    writeImportStubs();
+    writeImportStubs(ctx.state(), ctx.state().dir().resolve("site"));
     names.forEach(n -> ctx.out().println("Successfully uninstalled " + n));
     return 0;
   }

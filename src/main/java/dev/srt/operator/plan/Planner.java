@@ -8,6 +8,7 @@ import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.SlurmSpec;
 import dev.srt.operator.config.Durations;
 import dev.srt.operator.config.Validator;
+import dev.srt.operator.plan.frontends.DynamoFrontend;
 import dev.srt.operator.plan.frontends.Frontend;
 import dev.srt.operator.plan.frontends.Frontends;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ public final class Planner {
         c.path == null ? List.of() : List.copyOf(c.path),
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
-        container(c, spec),
+        container(c, spec, arm),
         facts);
   }
 
@@ -92,8 +93,12 @@ public final class Planner {
         new TreeMap<>(slurm.srunOptions == null ? Map.of() : slurm.srunOptions));
   }
 
-  /** The container, with the model mounted at the same path next to the configured mounts. */
-  private static RunPlan.ContainerPlan container(GpuClusterSpec c, RouterComparisonSpec spec) {
+  /**
+   * The container, with the model mounted at the same path next to the configured mounts, and the
+   * arm's host inputs (router source or binary, policy catalog path, Dynamo wheel) for the stages
+   * that read them.
+   */
+  private static RunPlan.ContainerPlan container(GpuClusterSpec c, RouterComparisonSpec spec, ArmSpec arm) {
     if (c.container == null || c.container.runtime == null || "none".equals(c.container.runtime)) {
       return null;
     }
@@ -101,6 +106,14 @@ public final class Planner {
     if (c.container.mounts != null) {
       mounts.addAll(c.container.mounts);
     }
-    return new RunPlan.ContainerPlan(c.container.runtime, c.container.image, List.copyOf(mounts));
+    List<String> inputs = new ArrayList<>();
+    inputs.add(arm.frontend.source);
+    inputs.add(arm.frontend.binary);
+    if (DynamoFrontend.TYPE.equals(arm.frontend.type)) {
+      inputs.add(spec.dynamo.wheel);
+      inputs.add(arm.dynamo == null || arm.dynamo.policyCatalog == null ? null : arm.dynamo.policyCatalog.path);
+    }
+    List<String> buildMounts = inputs.stream().filter(p -> p != null && p.startsWith("/")).distinct().map(p -> p + ":" + p).toList();
+    return new RunPlan.ContainerPlan(c.container.runtime, c.container.image, List.copyOf(mounts), buildMounts);
   }
 }

@@ -36,8 +36,13 @@ public record RunPlan(
       int nodes, int gpusPerNode, boolean gres, String partition, String account, String timeLimit,
       Map<String, String> directives, Map<String, String> srunOptions) {}
 
-  /** The container every process runs in, if any. */
-  public record ContainerPlan(String runtime, String image, List<String> mounts) {}
+  /**
+   * The container every process and build stage runs in, if any. {@code mounts} are bind mounts
+   * of every container of the run; {@code buildMounts} are the arm's own host inputs (a source
+   * tree, a catalog, a wheel, a router binary), mounted only where they are read (build stages
+   * and the router), so worker commands stay identical across arms.
+   */
+  public record ContainerPlan(String runtime, String image, List<String> mounts, List<String> buildMounts) {}
 
   public List<ProcessSpec> processes(Role role) {
     return processes.stream().filter(p -> p.role() == role).toList();

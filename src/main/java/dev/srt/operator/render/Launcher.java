@@ -1,15 +1,16 @@
 package dev.srt.operator.render;
 
 import dev.srt.operator.plan.ProcessSpec;
+import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.RunPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * How a process is started: as is on a direct host (optionally in a docker container), or as a
- * Slurm step on its node with srun (optionally in a pyxis container). The result is an argv that
- * the bash library's {@code srt_start} runs in its own process group.
+ * How a process or a build stage is started: as is on a direct host (optionally in a docker
+ * container), or as a Slurm step on its node with srun (optionally in a pyxis container). The
+ * result is an argv that the bash library runs in its own process group.
  */
 abstract class Launcher {
   protected final RunPlan plan;
@@ -25,11 +26,30 @@ abstract class Launcher {
     };
   }
 
-  /** The argv that runs {@code command} (with {@code env}) on node {@code node}. */
-  abstract List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command);
+  /**
+   * The argv that runs {@code command} (with {@code env}) on node {@code node}; in a container,
+   * {@code extraMounts} are mounted next to the run's mounts, and {@code build} marks a build
+   * stage (which installs into the container's Python).
+   */
+  abstract List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command,
+      List<String> extraMounts, boolean build);
 
+  List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command) {
+    return wrap(name, node, gpus, env, command, List.of(), false);
+  }
+
+  /** The router reads the arm's own inputs (a prebuilt binary); workers never do, so theirs stay identical. */
   List<String> launch(ProcessSpec p) {
-    return wrap(p.name(), p.node(), p.gpus(), p.env(), p.argv());
+    return wrap(p.name(), p.node(), p.gpus(), p.env(), p.argv(), p.role() == Role.ROUTER ? buildMounts() : List.of(), false);
+  }
+
+  /** A build stage's command on the first node, with the arm's inputs mounted. */
+  List<String> build(String stage, Map<String, String> env, List<String> command) {
+    return wrap("build-" + stage, 0, null, env, command, buildMounts(), true);
+  }
+
+  private List<String> buildMounts() {
+    return plan.container() == null ? List.of() : plan.container().buildMounts();
   }
 
   /** {@code env K=V ... argv}: the process's own environment on top of the script's. */
@@ -45,9 +65,10 @@ abstract class Launcher {
   }
 
   /** Host directories a container needs at the same paths: the run, the work dir, the model. */
-  protected List<String> mounts() {
+  protected List<String> mounts(List<String> extra) {
     List<String> mounts = new ArrayList<>(List.of("{{run_dir}}:{{run_dir}}", plan.settings().workDir() + ":" + plan.settings().workDir()));
-    plan.container().mounts().forEach(mounts::add);
+    mounts.addAll(plan.container().mounts());
+    extra.stream().filter(m -> !mounts.contains(m)).forEach(mounts::add);
     return mounts;
   }
 
@@ -57,7 +78,8 @@ abstract class Launcher {
     }
 
     @Override
-    List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command) {
+    List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command,
+        List<String> extraMounts, boolean build) {
       if (plan.container() == null) {
         return withEnv(env, command);
       }
@@ -67,7 +89,9 @@ abstract class Launcher {
       if (gpus != null) {
         out.addAll(List.of("--gpus", "\"device=" + String.join(",", gpus.stream().map(String::valueOf).toList()) + "\""));
       }
-      mounts().forEach(m -> out.addAll(List.of("--volume", m)));
+      mounts(extraMounts).forEach(m -> out.addAll(List.of("--volume", m)));
+      // The script's exported environment (the cluster's env) does not cross into a container by itself.
+      plan.env().keySet().stream().filter(k -> !env.containsKey(k)).forEach(k -> out.addAll(List.of("--env", k)));
       // --gpus renumbers the selected devices from 0 inside the container.
       env.forEach((k, v) -> {
         if (!k.equals("CUDA_VISIBLE_DEVICES")) {
@@ -86,7 +110,8 @@ abstract class Launcher {
     }
 
     @Override
-    List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command) {
+    List<String> wrap(String name, int node, List<Integer> gpus, Map<String, String> env, List<String> command,
+        List<String> extraMounts, boolean build) {
       List<String> out = new ArrayList<>(List.of("srun", "--overlap", "--nodes=1", "--ntasks=1", "--relative=" + node,
           "--job-name=" + name));
       plan.slurm().srunOptions().forEach((k, v) -> out.add(v.isEmpty() ? "--" + k : "--" + k + "=" + v));
@@ -94,9 +119,13 @@ abstract class Launcher {
         out.add("--container-image=" + plan.container().image());
         // One named container per run and node, so installs made by earlier steps are visible.
         out.add("--container-name=srt-{{run_id}}");
-        out.add("--container-mounts=" + String.join(",", mounts()));
+        out.add("--container-mounts=" + String.join(",", mounts(extraMounts)));
         out.add("--container-workdir={{run_dir}}");
         out.add("--no-container-mount-home");
+        if (build) {
+          // The source build installs its build tool (maturin) into the image's Python: root in the container.
+          out.add("--container-remap-root");
+        }
       }
       out.addAll(withEnv(env, command));
       return out;

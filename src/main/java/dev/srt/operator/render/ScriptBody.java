@@ -8,6 +8,7 @@ import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.RunPlan;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -18,6 +19,9 @@ import java.util.stream.Collectors;
  * {@link Launcher} is the only part that differs between Slurm and direct.
  */
 final class ScriptBody {
+  /** Stands for a build stage's function text until its line is rendered. */
+  private static final String STAGE_SOURCE = "{{stage_source}}";
+
   private final RunPlan plan;
   private final Launcher launcher;
   private final Words words;
@@ -95,8 +99,27 @@ final class ScriptBody {
         line("  " + words.join(step) + " || return");
       }
       line("}");
-      line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + fn);
+      String runner = plan.container() == null ? fn : inContainer(stage, fn);
+      line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + runner);
     }
+  }
+
+  /**
+   * With a container runtime a whole stage runs in one container of the image: the build tools and
+   * the Python that builds and installs the wheels are the image's, not the host's. The host keeps
+   * the cache lock and the completion marker.
+   */
+  private String inContainer(BuildStage stage, String fn) {
+    String runner = fn + "_in_container";
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("RUN_DIR", "{{run_dir}}");
+    env.put("SRT_RUN_ID", "{{run_id}}");
+    env.put("SRT_PYTHON", plan.settings().python());
+    List<String> launch = launcher.build(stage.name(), env, List.of("bash", "--norc", "--noprofile", "-c", STAGE_SOURCE));
+    line(runner + "() {");
+    line("  " + words.join(launch).replace(Shell.quote(STAGE_SOURCE), "\"$(srt_stage_source " + fn + ")\""));
+    line("}");
+    return runner;
   }
 
   private void processes() {

@@ -123,6 +123,66 @@ class ApplyCommandIT {
     assertThat(results).isNotEmptyFile();
   }
 
+  /**
+   * {@code container: {runtime: docker}} on a host whose {@code docker} runs each container's
+   * command here (no container engine on this machine) and records how it was asked: the build
+   * stages run in the image as one {@code bash -c} each, every process runs under {@code docker run},
+   * and Dynamo is installed into the run, not into the host's Python.
+   */
+  @Test
+  void withDockerTheBuildsRunInTheImageAndDynamoIsInstalledIntoTheRun() throws Exception {
+    Path bin = Files.createDirectories(tmp.resolve("docker-bin"));
+    Path calls = tmp.resolve("docker-calls.txt");
+    Path docker = bin.resolve("docker");
+    Files.writeString(docker, """
+        #!/usr/bin/env bash
+        # docker without an engine: `docker run` runs the command here, in the container's workdir and env.
+        set -euo pipefail
+        (IFS=$'\\x1f'; printf '%%s\\x1e' "$*") >>%s
+        [[ "$1" == run ]] || { echo "fake docker: only run" >&2; exit 125; }
+        shift
+        workdir=/ envs=()
+        while [[ $# -gt 0 ]]; do
+          case "$1" in
+            --rm | --init) shift ;;
+            --name | --label | --network | --ipc | --gpus | --volume) shift 2 ;;
+            --workdir) workdir=$2; shift 2 ;;
+            --env) if [[ "$2" == *=* ]]; then envs+=("$2"); elif [[ -v "$2" ]]; then envs+=("$2=${!2}"); fi; shift 2 ;;
+            -*) echo "fake docker: unexpected option $1" >&2; exit 125 ;;
+            *) break ;;
+          esac
+        done
+        shift # the image
+        cd "$workdir"
+        exec env "${envs[@]}" "$@"
+        """.formatted(calls));
+    Files.setPosixFilePermissions(docker, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+
+    Result r = apply("-f", COMPARISON.toString(), "--arm", "dynamo-kv-policy", "--cluster", cluster("""
+        path: [%s]
+        env: {HF_HOME: /scratch/hf}
+        container: {runtime: docker, image: "lmsysorg/sglang:dev"}""".formatted(bin)).toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    // one call per record (\x1e), arguments apart by \x1f: the stage's function text has newlines
+    List<List<String>> runs = Stream.of(Files.readString(calls).split("\u001e")).map(l -> List.of(l.split("\u001f"))).toList();
+    List<List<String>> builds = runs.stream().filter(a -> a.contains("srt-" + runIds.get(0) + "-build-dynamo-build")
+        || a.contains("srt-" + runIds.get(0) + "-build-dynamo-install")).toList();
+    assertThat(builds).hasSize(2).allSatisfy(a -> {
+      assertThat(a.subList(a.indexOf("lmsysorg/sglang:dev") + 1, a.size())).startsWith("bash", "--norc", "--noprofile", "-c");
+      assertThat(a).doesNotContain("--gpus");
+    });
+    // The stage's own function travels into the container, with the helpers it calls.
+    assertThat(builds.get(0).get(builds.get(0).size() - 1)).contains("srt_set_toml_dependency ()").endsWith("}\nsrt_stage_dynamo_build");
+    assertThat(runs).anySatisfy(a -> assertThat(a).contains("srt-" + runIds.get(0) + "-worker-0", "--gpus", "\"device=0,1,2,3\"",
+        "--env", "HF_HOME"));
+    assertThat(runs).anySatisfy(a -> assertThat(a).contains("srt-" + runIds.get(0) + "-router", "PYTHONPATH=python"));
+    Path runDir = workDir.resolve("default/qwen3-32b-routers/dynamo-kv-policy/" + runIds.get(0));
+    assertThat(runDir.resolve("python/dynamo/_core.py")).exists();
+    Path hostPackages = workDir.resolve("emulator/state/packages.json");
+    assertThat(Files.exists(hostPackages) ? Files.readString(hostPackages) : "").doesNotContain("ai-dynamo");
+  }
+
   @Test
   void bashPrintsTheDirectScriptAndSubmitsNothing() throws Exception {
     Result several = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--bash");

@@ -229,7 +229,11 @@ class ArmsContractTest {
     assertThat(build.steps()).anySatisfy(step -> assertThat(String.join(" ", step))
         .contains("-m maturin build --release --features custom-policy -o " + build.cacheDir()));
     assertThat(build.steps()).anySatisfy(step -> assertThat(step).startsWith("cp").last().isEqualTo(build.cacheDir() + "/worker-selection.yaml"));
-    assertThat(p.builds().get(1).steps()).containsExactly(List.of("srt_pip_install_wheels", "python3", build.cacheDir()));
+    // Into the run's own package directory, which the Dynamo processes find on their PYTHONPATH.
+    assertThat(p.builds().get(1).steps()).containsExactly(List.of("srt_pip_install_wheels", "python3", build.cacheDir(), "{{run_dir}}/python"));
+    assertThat(p.processes()).filteredOn(q -> q.role() == Role.ROUTER || q.role() == Role.SIDECAR).hasSize(3)
+        .allSatisfy(q -> assertThat(q.env()).containsEntry("PYTHONPATH", "python"));
+    assertThat(p.processes(Role.ENGINE)).allSatisfy(q -> assertThat(q.env()).doesNotContainKey("PYTHONPATH"));
     // Without a catalog the feature is not enabled.
     assertThat(direct("dynamo-kv").builds().get(0).steps()).noneMatch(step -> step.contains("--features"));
   }

@@ -130,6 +130,9 @@ public final class DynamoFrontend implements Frontend {
   static Map<String, String> runtimeEnv(ArmContext ctx) {
     DynamoSpec d = ctx.spec().dynamo;
     Map<String, String> env = new LinkedHashMap<>();
+    // The run's own Dynamo install first, then whatever the cluster puts on PYTHONPATH.
+    String clusterPath = ctx.cluster().env == null ? null : ctx.cluster().env.get("PYTHONPATH");
+    env.put("PYTHONPATH", clusterPath == null || clusterPath.isEmpty() ? DynamoInstall.PYTHONPATH : DynamoInstall.PYTHONPATH + ":" + clusterPath);
     env.put("DYN_DISCOVERY_BACKEND", "file");
     // Relative to the run directory (the script's cwd), so arms render identical commands.
     env.put("DYN_FILE_KV", DISCOVERY_DIR);

@@ -13,6 +13,10 @@ import java.util.Map;
  * Installing Dynamo for an arm: a released version, a given wheel, or a cached source build of a
  * pinned commit, optionally with an external worker-selection policy catalog linked in. The
  * linking contract (the five steps) lives here once, for both script kinds.
+ *
+ * <p>Every run installs into its own {@link #SITE_DIR}, which the Dynamo processes get on
+ * PYTHONPATH: a run never changes the host's (or the container image's) Python, and two runs with
+ * different builds of one commit (arms 2 and 3 of two comparisons) cannot replace each other's.
  */
 public final class DynamoInstall {
   public static final String BUILD_STAGE = "dynamo-build";
@@ -22,6 +26,14 @@ public final class DynamoInstall {
   public static final String CATALOG_DEPENDENCY = "dynamo-worker-selection-policy-catalog";
   public static final String KV_ROUTER_DEPENDENCY = "dynamo-kv-router";
   public static final String DEFAULT_FEATURE = "custom-policy";
+  /** The run's own Python package directory (pip --target). */
+  public static final String SITE_DIR = "{{run_dir}}/python";
+  /**
+   * {@link #SITE_DIR} as the Dynamo processes' PYTHONPATH: relative, as they run in the run
+   * directory (Python makes it absolute at start-up), so arms render identical worker commands
+   * and no run-time path is spliced into the quoted commands the sidecar supervisor runs.
+   */
+  public static final String PYTHONPATH = "python";
 
   private DynamoInstall() {}
 
@@ -29,17 +41,17 @@ public final class DynamoInstall {
     DynamoSpec d = ctx.spec().dynamo;
     String py = ctx.python();
     if (d.version != null) {
-      return List.of(new BuildStage(INSTALL_STAGE, null, List.of(List.of(py, "-m", "pip", "install",
+      return List.of(new BuildStage(INSTALL_STAGE, null, List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR,
           "--extra-index-url", "https://pypi.nvidia.com", "ai-dynamo-runtime==" + d.version, "ai-dynamo==" + d.version)), Map.of()));
     }
     if (d.wheel != null) {
       return List.of(new BuildStage(INSTALL_STAGE, null,
-          List.of(List.of(py, "-m", "pip", "install", "--force-reinstall", d.wheel)), Map.of()));
+          List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR, d.wheel)), Map.of()));
     }
     String cache = cacheDir(ctx);
     return List.of(
         new BuildStage(BUILD_STAGE, cache, buildSteps(ctx, cache), Map.of()),
-        new BuildStage(INSTALL_STAGE, null, List.of(List.of("srt_pip_install_wheels", py, cache)), Map.of()));
+        new BuildStage(INSTALL_STAGE, null, List.of(List.of("srt_pip_install_wheels", py, cache, SITE_DIR)), Map.of()));
   }
 
   private static List<List<String>> buildSteps(ArmContext ctx, String cache) {
