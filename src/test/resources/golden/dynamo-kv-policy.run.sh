@@ -336,22 +336,27 @@ srt_report_results() {
   fi
 }
 
-# srt_stage NAME CACHE_DIR FUNCTION: runs a build stage; with a CACHE_DIR, under an exclusive
-# lock and only when CACHE_DIR/.complete is missing.
+# srt_stage NAME CACHE_DIR FUNCTION [STAMP_FUNCTION]: runs a build stage; with a CACHE_DIR, under
+# an exclusive lock and only when CACHE_DIR/.complete is missing, or when STAMP_FUNCTION now prints
+# something other than what it printed when the cache was built (CACHE_DIR/.stamp).
 srt_stage() {
-  local name=$1 cache=$2 fn=$3 cached=false
+  local name=$1 cache=$2 fn=$3 stamp_fn=${4:-} stamp='' cached=false
   srt_log "stage: $name"
   srt_event stage-started stage "$name"
   if [ -n "$cache" ]; then
     mkdir -p "$(dirname "$cache")"
     exec 9>"$cache.lock"
     flock -x 9
-    if [ -f "$cache/.complete" ]; then
+    if [ -n "$stamp_fn" ]; then
+      stamp=$("$stamp_fn") || srt_fail BuildFailed "stage $name: cannot read its inputs ($stamp_fn)"
+    fi
+    if [ -f "$cache/.complete" ] && { [ -z "$stamp_fn" ] || [ "$(cat "$cache/.stamp" 2>/dev/null)" = "$stamp" ]; }; then
       cached=true
     else
       rm -rf "$cache"
       mkdir -p "$cache"
       ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
+      if [ -n "$stamp_fn" ]; then printf '%s\n' "$stamp" >"$cache/.stamp"; fi
       touch "$cache/.complete"
     fi
     exec 9>&-
@@ -359,6 +364,26 @@ srt_stage() {
     ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
   fi
   srt_event stage-finished stage "$name" cached:= "$cached"
+}
+
+# srt_host_tag [PYTHON_TAG]: <machine>-<python cache tag>-<digest of the CPU flags>, naming the
+# platform a build is for; PYTHON_TAG stands in for the Python's (a container image's digest).
+srt_host_tag() {
+  local python_tag=${1:-} flags
+  if [ -z "$python_tag" ]; then
+    python_tag=$("$SRT_PYTHON" -c 'import sys; print(sys.implementation.cache_tag)' 2>/dev/null) || python_tag=unknown-python
+  fi
+  # x86 names them flags, arm64 Features; neither (or no /proc) still gives a stable digest.
+  flags=$({ grep -m 1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null || true; } | sha256sum | cut -c1-12)
+  printf '%s-%s-%s\n' "$(uname -m)" "$python_tag" "$flags"
+}
+
+# srt_tree_digest DIR: a digest of the files under DIR (names and content; not .git or target,
+# as srt_copy_tree leaves them out).
+srt_tree_digest() {
+  [ -d "$1" ] || { echo "srt_tree_digest: no directory $1" >&2; return 1; }
+  (cd "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
+    | sha256sum | cut -c1-16
 }
 
 # srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
@@ -487,29 +512,31 @@ SRT_SIDECAR_SUPERVISOR_EOF
 
 export HF_HOME=/scratch/hf
 srt_begin
+SRT_HOST_TAG="$(srt_host_tag '')"
+export SRT_HOST_TAG
 
 srt_phase building
 srt_stage_dynamo_build() {
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
-  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build || return
+  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build || return
   python3 -m pip install --upgrade maturin || return
-  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo || return
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo checkout --detach FETCH_HEAD || return
-  git clone --no-checkout https://github.com/ishandhanani/router-sandbox /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog || return
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog fetch --depth 1 origin 411b4648e7fd50c776f0c787f1abb2592eeef41b || return
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog checkout --detach FETCH_HEAD || return
-  srt_require_file /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml || return
-  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml dynamo-kv-router 'dynamo-kv-router = { path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/kv-router", features = ["standalone-selection"] }' || return
-  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python/Cargo.toml dynamo-worker-selection-policy-catalog 'dynamo-worker-selection-policy-catalog = { package = "sgl-router-cache-aware-dynamo-policy", path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware", optional = true }' || return
-  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo/lib/bindings/python python3 -m maturin build --release --features custom-policy -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 || return
-  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 || return
-  cp /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build/policy-catalog/crates/sgl-router-cache-aware/worker-selection.yaml /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml || return
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092.build || return
+  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo checkout --detach FETCH_HEAD || return
+  git clone --no-checkout https://github.com/ishandhanani/router-sandbox /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog fetch --depth 1 origin 411b4648e7fd50c776f0c787f1abb2592eeef41b || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog checkout --detach FETCH_HEAD || return
+  srt_require_file /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml || return
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml dynamo-kv-router 'dynamo-kv-router = { path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-'"${SRT_HOST_TAG}"'.build/dynamo/lib/kv-router", features = ["standalone-selection"] }' || return
+  srt_set_toml_dependency /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo/lib/bindings/python/Cargo.toml dynamo-worker-selection-policy-catalog 'dynamo-worker-selection-policy-catalog = { package = "sgl-router-cache-aware-dynamo-policy", path = "/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-'"${SRT_HOST_TAG}"'.build/policy-catalog/crates/sgl-router-cache-aware", optional = true }' || return
+  srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo/lib/bindings/python python3 -m maturin build --release --features custom-policy -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}" || return
+  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}" || return
+  cp /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build/policy-catalog/crates/sgl-router-cache-aware/worker-selection.yaml /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}"/worker-selection.yaml || return
+  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}".build || return
 }
-srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 srt_stage_dynamo_build
+srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}" srt_stage_dynamo_build
 srt_stage_dynamo_install() {
-  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092 "${RUN_DIR}"/python || return
+  srt_pip_install_wheels python3 /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}" "${RUN_DIR}"/python || return
 }
 srt_stage dynamo-install '' srt_stage_dynamo_install
 
@@ -517,7 +544,7 @@ srt_phase starting
 srt_wait_ports_free 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
 srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
 srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
-srt_start router router logs/router.log env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv --router-policy-config /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092/worker-selection.yaml
+srt_start router router logs/router.log env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv --router-policy-config /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-policy-ef1660d11092-"${SRT_HOST_TAG}"/worker-selection.yaml
 
 srt_gate workers-health
 srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200

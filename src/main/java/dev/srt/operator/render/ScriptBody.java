@@ -3,6 +3,7 @@ package dev.srt.operator.render;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
+import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -77,6 +78,10 @@ final class ScriptBody {
     // After the node addresses: cluster env values may use {{node:N}}.
     plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
+    // The platform's name ({{host_tag}}); with a container the image's Python builds the wheels, so the image names it.
+    String pythonTag = plan.container() == null ? "" : "image-" + Hashes.sha256(plan.container().image()).substring(0, 12);
+    line("SRT_HOST_TAG=\"$(srt_host_tag " + words.word(pythonTag) + ")\"");
+    line("export SRT_HOST_TAG");
     builds();
     processes();
     gates();
@@ -100,7 +105,14 @@ final class ScriptBody {
       }
       line("}");
       String runner = plan.container() == null ? fn : inContainer(stage, fn);
-      line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + runner);
+      String stamp = "";
+      if (stage.stamp() != null) {
+        line(fn + "_stamp() {");
+        line("  " + words.join(stage.stamp()));
+        line("}");
+        stamp = " " + fn + "_stamp";
+      }
+      line("srt_stage " + words.word(stage.name()) + " " + (stage.cacheDir() == null ? "''" : words.word(stage.cacheDir())) + " " + runner + stamp);
     }
   }
 
@@ -115,6 +127,7 @@ final class ScriptBody {
     env.put("RUN_DIR", "{{run_dir}}");
     env.put("SRT_RUN_ID", "{{run_id}}");
     env.put("SRT_PYTHON", plan.settings().python());
+    env.put("SRT_HOST_TAG", "{{host_tag}}");
     List<String> launch = launcher.build(stage.name(), env, List.of("bash", "--norc", "--noprofile", "-c", STAGE_SOURCE));
     line(runner + "() {");
     line("  " + words.join(launch).replace(Shell.quote(STAGE_SOURCE), "\"$(srt_stage_source " + fn + ")\""));

@@ -7,11 +7,12 @@ import java.util.stream.Collectors;
 
 /**
  * Renders plan values as shell words. A value is taken literally (via {@link Shell#quote}), except
- * for three placeholders known only when the script runs: {@code {{run_dir}}} and {@code
- * {{run_id}}}, and in Slurm scripts {@code {{node:N}}}, the address of the allocation's node N.
+ * for placeholders known only when the script runs: {@code {{run_dir}}}, {@code {{run_id}}},
+ * {@code {{host_tag}}} (the machine, Python and CPU identity), and in Slurm scripts
+ * {@code {{node:N}}}, the address of the allocation's node N.
  */
 final class Words {
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(node:([0-9]+)|run_dir|run_id)}}");
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(node:([0-9]+)|run_dir|run_id|host_tag)}}");
 
   private final boolean resolveNodes;
 
@@ -36,6 +37,7 @@ final class Words {
       out.append(switch (m.group(1)) {
         case "run_dir" -> "\"${RUN_DIR}\"";
         case "run_id" -> "\"${SRT_RUN_ID}\"";
+        case "host_tag" -> "\"${SRT_HOST_TAG}\"";
         default -> "\"${SRT_NODE_ADDR[" + m.group(2) + "]}\"";
       });
       last = m.end();

@@ -315,22 +315,27 @@ srt_report_results() {
   fi
 }
 
-# srt_stage NAME CACHE_DIR FUNCTION: runs a build stage; with a CACHE_DIR, under an exclusive
-# lock and only when CACHE_DIR/.complete is missing.
+# srt_stage NAME CACHE_DIR FUNCTION [STAMP_FUNCTION]: runs a build stage; with a CACHE_DIR, under
+# an exclusive lock and only when CACHE_DIR/.complete is missing, or when STAMP_FUNCTION now prints
+# something other than what it printed when the cache was built (CACHE_DIR/.stamp).
 srt_stage() {
-  local name=$1 cache=$2 fn=$3 cached=false
+  local name=$1 cache=$2 fn=$3 stamp_fn=${4:-} stamp='' cached=false
   srt_log "stage: $name"
   srt_event stage-started stage "$name"
   if [ -n "$cache" ]; then
     mkdir -p "$(dirname "$cache")"
     exec 9>"$cache.lock"
     flock -x 9
-    if [ -f "$cache/.complete" ]; then
+    if [ -n "$stamp_fn" ]; then
+      stamp=$("$stamp_fn") || srt_fail BuildFailed "stage $name: cannot read its inputs ($stamp_fn)"
+    fi
+    if [ -f "$cache/.complete" ] && { [ -z "$stamp_fn" ] || [ "$(cat "$cache/.stamp" 2>/dev/null)" = "$stamp" ]; }; then
       cached=true
     else
       rm -rf "$cache"
       mkdir -p "$cache"
       ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
+      if [ -n "$stamp_fn" ]; then printf '%s\n' "$stamp" >"$cache/.stamp"; fi
       touch "$cache/.complete"
     fi
     exec 9>&-
@@ -338,6 +343,26 @@ srt_stage() {
     ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
   fi
   srt_event stage-finished stage "$name" cached:= "$cached"
+}
+
+# srt_host_tag [PYTHON_TAG]: <machine>-<python cache tag>-<digest of the CPU flags>, naming the
+# platform a build is for; PYTHON_TAG stands in for the Python's (a container image's digest).
+srt_host_tag() {
+  local python_tag=${1:-} flags
+  if [ -z "$python_tag" ]; then
+    python_tag=$("$SRT_PYTHON" -c 'import sys; print(sys.implementation.cache_tag)' 2>/dev/null) || python_tag=unknown-python
+  fi
+  # x86 names them flags, arm64 Features; neither (or no /proc) still gives a stable digest.
+  flags=$({ grep -m 1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null || true; } | sha256sum | cut -c1-12)
+  printf '%s-%s-%s\n' "$(uname -m)" "$python_tag" "$flags"
+}
+
+# srt_tree_digest DIR: a digest of the files under DIR (names and content; not .git or target,
+# as srt_copy_tree leaves them out).
+srt_tree_digest() {
+  [ -d "$1" ] || { echo "srt_tree_digest: no directory $1" >&2; return 1; }
+  (cd "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
+    | sha256sum | cut -c1-16
 }
 
 # srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,

@@ -197,8 +197,11 @@ class ArmsContractTest {
     String withCatalog = (String) direct("dynamo-kv-policy").facts().get("dynamoSourceCacheKey");
     assertThat(plain).isEqualTo(HASH);
     assertThat(withCatalog).startsWith(HASH + "-policy-").isNotEqualTo(plain);
-    assertThat(direct("dynamo-kv").builds().get(0).cacheDir()).isEqualTo("/scratch/srt-operator/cache/dynamo/" + HASH);
-    assertThat(direct("dynamo-kv-policy").builds().get(0).cacheDir()).endsWith("/" + withCatalog);
+    assertThat(slurm("dynamo-kv").builds().get(0).cacheDir()).isEqualTo("/scratch/srt-operator/cache/dynamo/" + HASH);
+    assertThat(slurm("dynamo-kv-policy").builds().get(0).cacheDir()).endsWith("/" + withCatalog);
+    // A direct host's cache directory also names the platform (machine, Python, CPU), resolved at run time.
+    assertThat(direct("dynamo-kv").builds().get(0).cacheDir()).isEqualTo("/scratch/srt-operator/cache/dynamo/" + HASH + "-{{host_tag}}");
+    assertThat(direct("dynamo-kv-policy").builds().get(0).cacheDir()).endsWith("/" + withCatalog + "-{{host_tag}}");
     // Any catalog field changes the key.
     String otherRev = Examples.exampleYaml().replace(REV, "a".repeat(40));
     assertThat(planOf(otherRev, "dynamo-kv-policy", Mode.DIRECT).facts().get("dynamoSourceCacheKey")).isNotEqualTo(withCatalog);
@@ -244,8 +247,10 @@ class ArmsContractTest {
     String key = (String) p.facts().get("dynamoSourceCacheKey");
     List<String> argv = p.process("router").argv();
     assertThat(argv).startsWith("python3", "-m", "dynamo.frontend", "--http-port", "8000", "--router-mode", "kv");
-    assertThat(argv).endsWith("--router-policy-config", "/scratch/srt-operator/cache/dynamo/" + key + "/worker-selection.yaml");
+    assertThat(argv).endsWith("--router-policy-config", "/scratch/srt-operator/cache/dynamo/" + key + "-{{host_tag}}/worker-selection.yaml");
     assertThat(p.facts().get("dynamoPolicyConfigPath")).isEqualTo(argv.get(argv.size() - 1));
+    // On Slurm the published config sits at <source_cache_key>/worker-selection.yaml, as the contract asserts.
+    assertThat(slurm("dynamo-kv-policy").process("router").argv()).last().asString().endsWith("/" + key + "/worker-selection.yaml");
   }
 
   @Test

@@ -60,7 +60,10 @@ class ContainerScriptsTest {
             ",/src/router-sandbox:/src/router-sandbox", "/data:/data")
         .endsWith("bash --norc --noprofile -c \"$(srt_stage_source srt_stage_dynamo_build)\""));
     assertThat(Scripts.render(plan)).contains("srt_stage dynamo-build /scratch/srt/cache/dynamo/")
-        .contains(" srt_stage_dynamo_build_in_container\n").contains("srt_stage dynamo-install '' srt_stage_dynamo_install_in_container\n");
+        .contains(" srt_stage_dynamo_build_in_container srt_stage_dynamo_build_stamp\n")
+        .contains("srt_stage dynamo-install '' srt_stage_dynamo_install_in_container\n")
+        // A local catalog's content decides, on the host, whether the cached build still counts.
+        .contains("srt_stage_dynamo_build_stamp() {\n  srt_tree_digest /src/router-sandbox\n}\n");
     // Workers neither run as root nor see the catalog; the router sees it (it reads the published config).
     assertThat(lines(plan, "srt_start worker-")).hasSize(2).allSatisfy(l -> assertThat(l)
         .doesNotContain("--container-remap-root").doesNotContain("/src/router-sandbox"));

@@ -2,8 +2,10 @@ package dev.srt.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,23 +13,72 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The worked scripts in docs/config-reference.md ("Key lines of `<arm>/run.sh`") are lines of the
- * golden scripts, so the reference cannot drift from what the renderer writes.
+ * golden scripts, so the reference cannot drift from what the renderer writes. With
+ * {@code -Dgolden.update=true} (after GoldenScriptsTest refreshed the goldens) the excerpts are
+ * rewritten from the goldens.
  */
 class DocsExcerptsTest {
+  private static final Path DOC = Path.of("docs/config-reference.md");
   private static final Pattern EXCERPT = Pattern.compile("Key lines of `([a-z0-9-]+)/run\\.sh`[^`]*```bash\\n(.*?)```", Pattern.DOTALL);
+  private static final String ELLIPSIS = "…";
 
   @Test
   void everyExcerptLineIsInTheArmsGoldenScript() throws Exception {
-    String doc = Files.readString(Path.of("docs/config-reference.md"));
-    Matcher m = EXCERPT.matcher(doc);
+    if (Boolean.getBoolean("golden.update")) {
+      rewriteExcerpts();
+    }
+    Matcher m = EXCERPT.matcher(Files.readString(DOC));
     int excerpts = 0;
     while (m.find()) {
       excerpts++;
-      List<String> golden = Files.readAllLines(Path.of("src/test/resources/golden", m.group(1) + ".run.sh"));
-      List<String> lines = m.group(2).lines().filter(l -> !l.isBlank() && !l.equals("…")).toList();
+      List<String> lines = m.group(2).lines().filter(l -> !l.isBlank() && !l.equals(ELLIPSIS)).toList();
       assertThat(lines).as("excerpt of %s/run.sh", m.group(1)).isNotEmpty();
-      assertThat(golden).as("golden %s.run.sh (regenerate the excerpt in docs/config-reference.md)", m.group(1)).containsAll(lines);
+      assertThat(golden(m.group(1))).as("golden %s.run.sh (refresh the excerpts with -Dgolden.update=true)", m.group(1))
+          .containsAll(lines);
     }
     assertThat(excerpts).isEqualTo(3);
+  }
+
+  private static List<String> golden(String arm) throws IOException {
+    return Files.readAllLines(GoldenScriptsTest.GOLDEN.resolve(arm + ".run.sh"));
+  }
+
+  /** Arm 1 and 2 from the build to the router gate (arm 1 to the results); arm 3's build and router only. */
+  private static void rewriteExcerpts() throws IOException {
+    String doc = Files.readString(DOC);
+    StringBuilder out = new StringBuilder();
+    Matcher m = EXCERPT.matcher(doc);
+    int last = 0;
+    while (m.find()) {
+      List<String> g = golden(m.group(1));
+      List<String> excerpt = switch (m.group(1)) {
+        case "sgl-router" -> between(g, "srt_phase building", "srt_report_results");
+        case "dynamo-kv" -> between(g, "srt_phase building", "srt_gate_passed router-ready");
+        default -> {
+          List<String> e = new ArrayList<>(between(g, "srt_stage_dynamo_build() {", "srt_stage dynamo-build"));
+          e.add(ELLIPSIS);
+          g.stream().filter(l -> l.startsWith("srt_start router ")).forEach(e::add);
+          yield e;
+        }
+      };
+      out.append(doc, last, m.start(2)).append(String.join("\n", excerpt)).append('\n');
+      last = m.end(2);
+    }
+    out.append(doc.substring(last));
+    Files.writeString(DOC, out.toString());
+  }
+
+  private static List<String> between(List<String> lines, String first, String last) {
+    int from = indexOf(lines, first, 0);
+    return lines.subList(from, indexOf(lines, last, from) + 1);
+  }
+
+  private static int indexOf(List<String> lines, String prefix, int from) {
+    for (int i = from; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no line starting with " + prefix);
   }
 }

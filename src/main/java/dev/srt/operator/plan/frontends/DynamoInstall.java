@@ -5,6 +5,7 @@ import dev.srt.operator.api.PolicyCatalogSpec;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Hashes;
+import dev.srt.operator.plan.Mode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ public final class DynamoInstall {
    * and no run-time path is spliced into the quoted commands the sidecar supervisor runs.
    */
   public static final String PYTHONPATH = "python";
+  /** The host's identity, known only when the script runs: {@code <machine>-<python cache tag>-<cpu flags digest>}. */
+  public static final String HOST_TAG = "{{host_tag}}";
 
   private DynamoInstall() {}
 
@@ -49,8 +52,11 @@ public final class DynamoInstall {
           List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR, d.wheel)), Map.of()));
     }
     String cache = cacheDir(ctx);
+    PolicyCatalogSpec catalog = catalog(ctx);
+    // A local catalog is keyed by its path; its content is checked when the build is reused.
+    List<String> stamp = catalog != null && catalog.path != null ? List.of("srt_tree_digest", catalog.path) : null;
     return List.of(
-        new BuildStage(BUILD_STAGE, cache, buildSteps(ctx, cache), Map.of()),
+        new BuildStage(BUILD_STAGE, cache, stamp, buildSteps(ctx, cache), Map.of()),
         new BuildStage(INSTALL_STAGE, null, List.of(List.of("srt_pip_install_wheels", py, cache, SITE_DIR)), Map.of()));
   }
 
@@ -128,8 +134,15 @@ public final class DynamoInstall {
     return plainKey + "-policy-" + Hashes.sha256(identity).substring(0, 12);
   }
 
+  /**
+   * Where the build is cached. On a direct host the directory also names the machine, the Python
+   * (the image, with a container) and the CPU ({@code {{host_tag}}}, resolved by the script), as
+   * one work directory may be shared by hosts whose wheels do not run on each other. In a Slurm
+   * job it is the key alone, as in the contract (nodes of one partition share the platform).
+   */
   public static String cacheDir(ArmContext ctx) {
-    return ctx.cacheDir("dynamo", cacheKey(ctx));
+    String key = cacheKey(ctx);
+    return ctx.cacheDir("dynamo", ctx.mode() == Mode.DIRECT ? key + "-" + HOST_TAG : key);
   }
 
   /** Where the published worker-selection YAML of the arm's catalog is, or null. */
