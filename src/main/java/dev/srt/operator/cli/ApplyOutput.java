@@ -159,7 +159,9 @@ final class ApplyOutput implements ArmRunner.Listener {
     List<List<String>> rows = new ArrayList<>();
     List<String> header = new ArrayList<>(List.of("ARM", "PHASE", "WORKERS", "ROUTER", "DURATION"));
     if (results) {
-      header.addAll(List.of("REQ/S", "MEAN TTFT"));
+      // The engines' prefix-cache hit rate and the per-worker request spread are router-independent:
+      // they show what the routing decisions did, next to what the client measured.
+      header.addAll(List.of("REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "REQS MAX/MIN"));
     }
     header.add("RUN DIR");
     rows.add(header);
@@ -182,6 +184,9 @@ final class ApplyOutput implements ArmRunner.Listener {
         Map<String, String> r = s == null || s.results == null ? Map.of() : s.results;
         row.add(number(r.get("request_throughput"), "%.1f", ""));
         row.add(number(r.get("mean_ttft_ms"), "%.0f", " ms"));
+        row.add(number(r.get("p99_ttft_ms"), "%.0f", " ms"));
+        row.add(percent(r.get("engine_cache_hit_rate")));
+        row.add(number(r.get("worker_requests_max_over_min"), "%.2f", ""));
       }
       row.add(s == null || s.runDir == null ? "-" : s.runDir);
       rows.add(row);
@@ -201,6 +206,14 @@ final class ApplyOutput implements ArmRunner.Listener {
     out.println();
     out.println(succeeded + "/" + arms.size() + " arms succeeded in " + duration(total));
     out.flush();
+  }
+
+  private static String percent(String fraction) {
+    try {
+      return fraction == null ? "-" : String.format(Locale.ROOT, "%.1f%%", Double.parseDouble(fraction) * 100);
+    } catch (NumberFormatException e) {
+      return fraction;
+    }
   }
 
   private static String number(String value, String format, String unit) {

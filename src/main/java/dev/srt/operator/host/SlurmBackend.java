@@ -138,7 +138,8 @@ public final class SlurmBackend implements Backend {
 
   /**
    * Cancels only a job whose comment is the run's marker, so a stale or mistyped job id cannot
-   * cancel someone else's job. Prints {@code gone}, {@code cancelled} or {@code foreign <comment>}.
+   * cancel someone else's job, after writing the run's {@code cancel-requested} marker. Prints
+   * {@code gone}, {@code cancelled} or {@code foreign <comment>}.
    */
   String cancelCommand(RunRef run, String jobId) {
     if (!jobId.matches("\\d+")) {
@@ -151,6 +152,8 @@ public final class SlurmBackend implements Backend {
         + "fi\n"
         + "[ -n \"$comment\" ] || { echo gone; exit 0; }\n"
         + "[ \"$comment\" = " + Shell.quote(run.marker()) + " ] || { printf 'foreign %s\\n' \"$comment\"; exit 0; }\n"
+        // The job's script reads the marker on exit: a cancel stays a cancel even if its TERM trap fails.
+        + ": >" + Shell.quote(runDirectory(run).cancelRequested()) + " 2>/dev/null || true\n"
         + "if ! out=$(scancel \"$id\" 2>&1); then\n"
         + "  case $out in *'Invalid job id'*|*'already completing or completed'*) ;;\n"
         + "    *) printf 'scancel: %s\\n' \"$out\" >&2; exit 1 ;; esac\n"

@@ -100,6 +100,9 @@ class ApplyOutputTest {
     Map<String, String> results = new LinkedHashMap<>();
     results.put("request_throughput", "150.1775");
     results.put("mean_ttft_ms", "395.09");
+    results.put("p99_ttft_ms", "748.24");
+    results.put("engine_cache_hit_rate", "0.6123");
+    results.put("worker_requests_max_over_min", "1.07");
     ok.status.results = results;
     ArmRunner.Run failed = run("bb", "Failed", 0, false);
     failed.ended = T0.plusSeconds(65);
@@ -112,10 +115,10 @@ class ApplyOutputTest {
 
     assertThat(printed()).isEqualTo("""
 
-          ARM  PHASE      WORKERS  ROUTER     DURATION  REQ/S  MEAN TTFT  RUN DIR
-          a    Succeeded  2/2      ready      6.0s      150.2  395 ms     /w/default/cmp/a/r1a2b3c4d
-          bb   Failed     0/2      not ready  1m05s     -      -          /w/default/cmp/bb/r1a2b3c4d
-          c    NotRun     -        -          -         -      -          -
+          ARM  PHASE      WORKERS  ROUTER     DURATION  REQ/S  MEAN TTFT  P99 TTFT  CACHE HIT  REQS MAX/MIN  RUN DIR
+          a    Succeeded  2/2      ready      6.0s      150.2  395 ms     748 ms    61.2%      1.07          /w/default/cmp/a/r1a2b3c4d
+          bb   Failed     0/2      not ready  1m05s     -      -          -         -          -             /w/default/cmp/bb/r1a2b3c4d
+          c    NotRun     -        -          -         -      -          -         -          -             -
 
           bb: failed: GateTimeout: worker-0 not ready after 3s
           c: not run
