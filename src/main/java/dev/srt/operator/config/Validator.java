@@ -31,7 +31,8 @@ public final class Validator {
   public static final Set<String> WORKLOAD_TOOLS = Set.of("bench-serving", "aiperf", "custom");
   /** sglang.launch_server flags srt-operator sets itself. */
   public static final Set<String> MANAGED_ENGINE_ARGS =
-      Set.of("model-path", "served-model-name", "host", "port", "nccl-port", "kv-events-config", "grpc-port");
+      Set.of("model-path", "served-model-name", "host", "port", "nccl-port", "kv-events-config", "grpc-port",
+          "nnodes", "node-rank", "dist-init-addr");
   /** sgl-router flags srt-operator sets itself; model-id and tokenizer-path may be overridden. */
   public static final Set<String> MANAGED_SGL_ROUTER_ARGS = Set.of("worker-urls", "host", "port");
   public static final Set<String> MANAGED_DYNAMO_FRONTEND_ARGS = Set.of("http-port", "http-host");
@@ -269,10 +270,10 @@ public final class Validator {
     } else if ((long) r.aggWorkers * perWorker > (long) nodes * perNode) {
       out.add(Problem.error("spec.resources", "aggWorkers x gpusPerWorker = " + (r.aggWorkers * perWorker)
           + " GPUs, more than aggNodes x gpusPerNode = " + (nodes * perNode)));
-    } else if (perWorker > perNode) {
-      out.add(Problem.error("spec.resources.gpusPerWorker", perWorker + " GPUs per worker is more than one node's " + perNode
-          + "; multi-node workers are not supported yet"));
-    } else if ((long) (perNode / perWorker) * nodes < r.aggWorkers) {
+    } else if (perWorker > perNode && perWorker % perNode != 0) {
+      out.add(Problem.error("spec.resources.gpusPerWorker", perWorker + " GPUs per worker span nodes of " + perNode
+          + ": a multi-node worker takes whole nodes, so use a multiple of " + perNode));
+    } else if (perWorker <= perNode && (long) (perNode / perWorker) * nodes < r.aggWorkers) {
       out.add(Problem.error("spec.resources", r.aggWorkers + " workers of " + perWorker + " GPUs do not pack onto "
           + nodes + " nodes of " + perNode + " GPUs"));
     }

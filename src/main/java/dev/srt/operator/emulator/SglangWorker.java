@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -55,7 +56,10 @@ public final class SglangWorker implements EmulatedProcess {
       long startupDelayMs,
       boolean failHealth,
       LatencyModel latency,
-      String cudaVisibleDevices) {
+      String cudaVisibleDevices,
+      int nnodes,
+      int nodeRank,
+      String distInitAddr) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sglang.launch_server")
@@ -72,6 +76,9 @@ public final class SglangWorker implements EmulatedProcess {
           .value("--context-length")
           .value("--stream-interval")
           .value("--max-total-tokens")
+          .value("--nnodes")
+          .value("--node-rank")
+          .value("--dist-init-addr", "--nccl-init-addr")
           .parse(argv);
       a.reportIgnored("sglang.launch_server", err);
       String model = a.get("--model-path");
@@ -101,7 +108,15 @@ public final class SglangWorker implements EmulatedProcess {
           envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS_PORT_" + port, envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300)),
           "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
           LatencyModel.fromEnv(env),
-          env.get("CUDA_VISIBLE_DEVICES"));
+          env.get("CUDA_VISIBLE_DEVICES"),
+          a.getInt("--nnodes", 1),
+          a.getInt("--node-rank", 0),
+          a.get("--dist-init-addr"));
+    }
+
+    /** Rank 1.. of a multi-node engine: no HTTP server, it serves through the leader. */
+    boolean follower() {
+      return nnodes > 1 && nodeRank > 0;
     }
 
     private static int envInt(Map<String, String> env, String name, int fallback) {
@@ -130,6 +145,9 @@ public final class SglangWorker implements EmulatedProcess {
   private volatile boolean ready;
   private volatile HttpServer server;
   private volatile EngineRpcPort rpc;
+  private volatile DistributedGroup group;
+  /** How long ranks wait for each other, as torch.distributed's rendezvous timeout. */
+  static final Duration JOIN_TIMEOUT = Duration.ofMinutes(10);
 
   public SglangWorker(Options opts) {
     this.opts = opts;
@@ -139,6 +157,21 @@ public final class SglangWorker implements EmulatedProcess {
 
   @Override
   public void start() throws IOException {
+    if (opts.nnodes() > 1) {
+      if (opts.distInitAddr() == null) {
+        throw new IllegalArgumentException("--nnodes " + opts.nnodes() + " needs --dist-init-addr");
+      }
+      group = DistributedGroup.start(opts.nnodes(), opts.nodeRank(), opts.distInitAddr(), JOIN_TIMEOUT);
+      group.broken().thenAccept(reason -> {
+        System.err.println("sglang.launch_server (emulated): distributed group broken: " + reason);
+        exit.complete(1);
+      });
+    }
+    if (opts.follower()) {
+      System.err.printf("sglang.launch_server (emulated): rank %d of %d, serving through the leader at %s%n",
+          opts.nodeRank(), opts.nnodes(), opts.distInitAddr());
+      return;
+    }
     server = Http.loopbackServer(opts.port(), "sglang-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
@@ -157,7 +190,9 @@ public final class SglangWorker implements EmulatedProcess {
     System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
         opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (!opts.failHealth()) {
-      timer.schedule(this::becomeReady, opts.startupDelayMs(), TimeUnit.MILLISECONDS);
+      // A multi-node leader serves once every rank joined, as the real one finishes loading then.
+      CompletableFuture<Void> ranks = group == null ? CompletableFuture.completedFuture(null) : group.joined();
+      timer.schedule(() -> ranks.thenRun(this::becomeReady), opts.startupDelayMs(), TimeUnit.MILLISECONDS);
     }
   }
 
@@ -214,6 +249,10 @@ public final class SglangWorker implements EmulatedProcess {
     EngineRpcPort r = rpc;
     if (r != null) {
       r.close();
+    }
+    DistributedGroup g = group;
+    if (g != null) {
+      g.close();
     }
     HttpServer s = server;
     if (s != null) {

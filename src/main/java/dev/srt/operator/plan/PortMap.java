@@ -13,6 +13,8 @@ public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
   public static final int NCCL_BASE = 17500;
   public static final int SIDECAR_GRPC_BASE = 50051;
   public static final int ROUTER = 8000;
+  /** A multi-node worker's torch distributed rendezvous, on its leader node (--dist-init-addr). */
+  public static final int DIST_INIT = 8300;
 
   public static PortMap forWorker(int indexInRun, int indexOnNode, int sidecarBase) {
     return new PortMap(

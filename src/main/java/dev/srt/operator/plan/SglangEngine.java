@@ -18,8 +18,17 @@ public final class SglangEngine {
 
   private SglangEngine() {}
 
-  /** argv of worker {@code w}; {@code grpc} adds the native gRPC port a Dynamo sidecar talks to. */
+  /** argv of worker {@code w}'s leader; {@code grpc} adds the native gRPC port a Dynamo sidecar talks to. */
   public static List<String> argv(ArmContext ctx, WorkerSlot w, String module, boolean grpc) {
+    return argv(ctx, w, module, grpc, 0);
+  }
+
+  /**
+   * argv of rank {@code rank} of worker {@code w}. Every rank of a multi-node worker runs the same
+   * command plus --nnodes, --node-rank and the leader's --dist-init-addr; followers never get the
+   * gRPC port (only the leader's engine has a sidecar).
+   */
+  public static List<String> argv(ArmContext ctx, WorkerSlot w, String module, boolean grpc, int rank) {
     Map<String, Object> args = ctx.spec().backend == null ? Map.of() : ctx.spec().backend.args;
     List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", module,
         "--model-path", ctx.modelPath(),
@@ -32,7 +41,11 @@ public final class SglangEngine {
       argv.add("--kv-events-config");
       argv.add(kvEvents);
     }
-    if (grpc) {
+    if (w.multiNode()) {
+      argv.addAll(List.of("--nnodes", String.valueOf(w.nodeCount()), "--node-rank", String.valueOf(rank),
+          "--dist-init-addr", ctx.nodeHost(w.node()) + ":" + PortMap.DIST_INIT));
+    }
+    if (grpc && rank == 0) {
       argv.add("--grpc-port");
       argv.add(String.valueOf(w.ports().grpc()));
       // Without it SGLang streams cumulative chunks, which the sidecar would treat as deltas.
@@ -71,6 +84,21 @@ public final class SglangEngine {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The follower ranks of a multi-node worker ({@code base}-rank-1, ...): the same engine on each
+   * further node. They serve no HTTP; the worker is probed through its leader, which turns healthy
+   * only once every rank joined.
+   */
+  public static List<ProcessSpec> followers(ArmContext ctx, WorkerSlot w, String base, Role role, String module, Map<String, String> env) {
+    List<ProcessSpec> out = new ArrayList<>();
+    for (int rank = 1; rank < w.nodeCount(); rank++) {
+      String name = base + "-rank-" + rank;
+      out.add(new ProcessSpec(name, role, w.followerNodes().get(rank - 1), argv(ctx, w, module, false, rank), env,
+          Map.of(), w.gpus(), logOf(name), null, null, null));
+    }
+    return out;
   }
 
   public static String logOf(String name) {

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Aggregated workers packed onto nodes in order: partial-node workers share a node sequentially
- * (worker 0 gets GPUs 0-3, worker 1 GPUs 4-7 on an 8-GPU node).
+ * (worker 0 gets GPUs 0-3, worker 1 GPUs 4-7 on an 8-GPU node); a worker larger than a node takes
+ * whole consecutive nodes (16 GPUs on 8-GPU nodes: worker 0 on nodes 0-1, worker 1 on nodes 2-3).
  */
 public record Topology(int nodes, int gpusPerNode, int gpusPerWorker, List<WorkerSlot> workers) {
 
@@ -14,8 +15,23 @@ public record Topology(int nodes, int gpusPerNode, int gpusPerWorker, List<Worke
     int nodes = r.aggNodes == null ? 1 : r.aggNodes;
     int count = r.aggWorkers;
     int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : Math.max(1, nodes * gpusPerNode / count);
-    int perNode = Math.max(1, gpusPerNode / perWorker);
     List<WorkerSlot> slots = new ArrayList<>();
+    if (perWorker > gpusPerNode) {
+      int span = perWorker / gpusPerNode;
+      List<Integer> allGpus = new ArrayList<>();
+      for (int g = 0; g < gpusPerNode; g++) {
+        allGpus.add(g);
+      }
+      for (int i = 0; i < count; i++) {
+        List<Integer> followers = new ArrayList<>();
+        for (int n = 1; n < span; n++) {
+          followers.add(i * span + n);
+        }
+        slots.add(new WorkerSlot(i, i * span, allGpus, PortMap.forWorker(i, 0, sidecarBase), followers));
+      }
+      return new Topology(nodes, gpusPerNode, perWorker, List.copyOf(slots));
+    }
+    int perNode = Math.max(1, gpusPerNode / perWorker);
     for (int i = 0; i < count; i++) {
       int node = i / perNode;
       int onNode = i % perNode;

@@ -57,6 +57,33 @@ class SglangWorkerIT {
     assertThat(get(url(w) + "/model_info").json().path("model_path").asText()).isEqualTo("/models/Qwen3-32B-FP8");
   }
 
+  /** A multi-node worker: the leader serves only once its follower rank joined, and fails when it leaves. */
+  @Test
+  void aMultiNodeLeaderWaitsForItsFollowerAndFailsWhenItLeaves() throws Exception {
+    int rendezvous;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      rendezvous = probe.getLocalPort();
+    }
+    String addr = "127.0.0.1:" + rendezvous;
+    SglangWorker leader = start(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"), "--nnodes", "2", "--node-rank", "0", "--dist-init-addr", addr);
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> get(url(leader) + "/health").status() == 503);
+
+    SglangWorker follower = start(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"), "--nnodes", "2", "--node-rank", "1", "--dist-init-addr", addr);
+    await().atMost(Duration.ofSeconds(5)).until(() -> get(url(leader) + "/health").status() == 200);
+    assertThat(leader.isReady()).isTrue();
+    assertThat(follower.isReady()).as("a follower serves no HTTP of its own").isFalse();
+
+    follower.close();
+    var exit = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try {
+        return leader.awaitExit();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    assertThat(exit.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+  }
+
   @Test
   void failHealthKeepsTheWorkerStarting() throws Exception {
     SglangWorker w = start(Map.of("SRT_EMULATOR_FAIL_HEALTH", "1", "SRT_EMULATOR_STARTUP_DELAY_MS", "0"));

@@ -2,7 +2,9 @@ package dev.srt.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.Examples;
+import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Files;
@@ -39,6 +41,53 @@ class RenderedScriptsIT {
           assertThat(lint.code()).isZero();
         }));
       }
+    }
+    return tests.stream();
+  }
+
+  /**
+   * Every valid fixture, rendered for each arm: with its own cluster, or (a comparison alone) on
+   * both example clusters, or (a cluster alone) under the example comparison; combinations the
+   * validator rejects (a multi-node topology on a direct host) are skipped, but each fixture
+   * must render at least one script.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyFixtureScriptIsCleanBash() throws Exception {
+    boolean required = "1".equals(System.getenv("SRT_E2E_REQUIRED"));
+    if (!required) {
+      Assumptions.assumeTrue(Bash.onPath("shellcheck"), "shellcheck is not installed (bash .ci/install-deps.sh)");
+    }
+    List<Path> fixtures;
+    try (Stream<Path> files = Files.list(Path.of("src/test/resources/fixtures/valid"))) {
+      fixtures = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path fixture : fixtures) {
+      tests.add(DynamicTest.dynamicTest(fixture.getFileName().toString(), () -> {
+        var loaded = Examples.load(fixture);
+        var comparisons = loaded.comparisons().isEmpty() ? List.of(Examples.comparison()) : loaded.comparisons();
+        var clusters = loaded.clusters().isEmpty()
+            ? List.of(Examples.cluster(Examples.SLURM_CLUSTER), Examples.cluster(Examples.DIRECT_CLUSTER)) : loaded.clusters();
+        int rendered = 0;
+        for (var rc : comparisons) {
+          for (var cluster : clusters) {
+            if (Validator.validate(rc, cluster).stream().anyMatch(dev.srt.operator.config.Problem::isError)) {
+              continue;
+            }
+            for (var arm : rc.getSpec().arms) {
+              RunPlan plan = Planner.plan(rc, cluster, arm.name, null);
+              Path file = dir.resolve(fixture.getFileName() + "-" + arm.name + "-" + Scripts.fileName(plan));
+              Files.writeString(file, Scripts.render(plan));
+              Bash.Result syntax = Bash.run(dir, 30, List.of("bash", "-n", file.toString()));
+              assertThat(syntax.code()).as(syntax.output()).isZero();
+              Bash.Result lint = Bash.run(dir, 60, List.of("shellcheck", "--severity=style", file.toString()));
+              assertThat(lint.output()).as(file.toString()).isEmpty();
+              rendered++;
+            }
+          }
+        }
+        assertThat(rendered).as("scripts rendered from " + fixture).isPositive();
+      }));
     }
     return tests.stream();
   }

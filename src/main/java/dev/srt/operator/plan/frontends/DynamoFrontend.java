@@ -56,6 +56,7 @@ public final class DynamoFrontend implements Frontend {
         env.putAll(traceEnv(ctx, false));
         out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(), SglangEngine.argv(ctx, w, "dynamo.sglang", false), env,
             ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), system, null, null));
+        out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, "dynamo.sglang", env));
         continue;
       }
       // The native engine is not a Dynamo process: it gets no DYN_* env.
@@ -71,6 +72,8 @@ public final class DynamoFrontend implements Frontend {
       out.add(new ProcessSpec("sidecar-" + w.index(), Role.SIDECAR, w.node(), argv, sidecarEnv,
           Map.of("system", w.ports().system()), null, SglangEngine.logOf("sidecar-" + w.index()),
           null, w.name(), Probe.tcp("127.0.0.1:" + w.ports().grpc())));
+      // Followers run the engine only: the leader's sidecar speaks for the whole worker.
+      out.addAll(SglangEngine.followers(ctx, w, "engine-" + w.index(), Role.ENGINE, SglangEngine.MODULE, engineEnv));
     }
     return out;
   }

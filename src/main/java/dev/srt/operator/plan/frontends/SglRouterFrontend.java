@@ -53,6 +53,7 @@ public final class SglRouterFrontend implements Frontend {
           SglangEngine.argv(ctx, w, SglangEngine.MODULE, false), SglangEngine.env(ctx, w),
           ports(w), w.gpus(), SglangEngine.logOf(w.name()),
           Probe.httpStatus(ctx.workerUrl(w) + "/health", 200), null, null));
+      out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, SglangEngine.MODULE, SglangEngine.env(ctx, w)));
     }
     return out;
   }
