@@ -77,7 +77,7 @@ final class ArmRunner {
   static final class Run {
     final RunRef ref;
     final RunPlan plan;
-    final Instant started;
+    Instant started;
     String jobId;
     ArmStatus status;
     Instant ended;

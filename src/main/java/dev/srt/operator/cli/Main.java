@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       RenderCommand.class,
       DiffCommand.class,
       ApplyCommand.class,
+      ReportCommand.class,
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,

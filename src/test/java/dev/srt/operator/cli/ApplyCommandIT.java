@@ -74,7 +74,15 @@ class ApplyCommandIT {
     return file;
   }
 
+  private Result report(String... args) {
+    return run("report", args);
+  }
+
   private Result apply(String... args) {
+    return run("apply", args);
+  }
+
+  private Result run(String command, String... args) {
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
@@ -83,7 +91,7 @@ class ApplyCommandIT {
     try {
       System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      List<String> argv = new ArrayList<>(List.of("apply"));
+      List<String> argv = new ArrayList<>(List.of(command));
       argv.addAll(List.of(args));
       code = Main.run(argv.toArray(String[]::new));
     } finally {
@@ -124,6 +132,26 @@ class ApplyCommandIT {
     Path results = Files.list(workDir.resolve("default/qwen3-32b-routers/dynamo-kv-policy")).findFirst().orElseThrow()
         .resolve("results/bench-serving.jsonl");
     assertThat(results).isNotEmptyFile();
+
+    // Later, from the run directories alone: the same rows, and the statuses as JSON.
+    Result later = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString());
+    assertThat(later.code()).as(later.toString()).isZero();
+    List<String> reported = later.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
+    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+      String applied = table.stream().filter(l -> l.strip().startsWith(arm + " ")).findFirst().orElseThrow();
+      assertThat(reported).anySatisfy(row -> {
+        String[] cells = row.strip().split("\\s+");
+        String[] expected = applied.strip().split("\\s+");
+        assertThat(cells).startsWith(expected[0], expected[1], expected[2], expected[3]);
+        assertThat(cells[cells.length - 1]).isEqualTo(expected[expected.length - 1]);
+      });
+    }
+    Result json = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--json", "--arm", "dynamo-kv-policy");
+    assertThat(json.code()).as(json.toString()).isZero();
+    var statuses = dev.srt.operator.emulator.Json.parse(json.out());
+    assertThat(statuses.get(0).path("phase").asText()).isEqualTo("Succeeded");
+    assertThat(statuses.get(0).path("results").path("engine_cache_hit_rate").asDouble()).isBetween(0.0, 1.0);
+    assertThat(statuses.get(0).path("runDir").asText()).isEqualTo(results.getParent().getParent().toString());
   }
 
   /**
@@ -220,6 +248,11 @@ class ApplyCommandIT {
     List<String> table = r.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
     assertThat(table.get(1).strip().split("\\s+")).startsWith("sgl-router", "Failed", "0/2", "not");
     assertThat(r.out()).contains("sgl-router: failed: GateTimeout: worker-0 not ready after 3s");
+
+    // The other arms never ran: report says so, and exits 1.
+    Result later = report("-f", comparison.toString(), "--cluster", cluster("env: {SRT_EMULATOR_FAIL_HEALTH: \"1\"}").toString());
+    assertThat(later.code()).isEqualTo(1);
+    assertThat(later.out()).contains("sgl-router: failed: GateTimeout: worker-0 not ready after 3s").contains("dynamo-kv: not run");
   }
 
   /** Ctrl-C: the arm in flight is cancelled, nothing of it is left, exit 130. */
