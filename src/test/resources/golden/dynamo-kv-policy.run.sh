@@ -232,6 +232,20 @@ try:
             lines = [l for l in open(bench) if l.strip()]
             row = json.loads(lines[-1]) if lines else {}
             out.update({k: str(row[k]) for k in keys if k in row})
+        else:
+            # AIPerf's aggregate export, under bench_serving's names (docs/run-protocol.md)
+            import glob
+            exports = sorted(glob.glob(os.path.join(target, "aiperf", "*_aiperf.json")))
+            if exports:
+                agg = json.load(open(exports[0]))
+                pick = {"completed": ("request_count", "avg"), "duration": ("benchmark_duration", "avg"),
+                        "request_throughput": ("request_throughput", "avg"), "output_throughput": ("output_token_throughput", "avg"),
+                        "mean_ttft_ms": ("time_to_first_token", "avg"), "median_ttft_ms": ("time_to_first_token", "p50"),
+                        "p99_ttft_ms": ("time_to_first_token", "p99"), "mean_itl_ms": ("inter_token_latency", "avg"),
+                        "p99_itl_ms": ("inter_token_latency", "p99"), "mean_e2e_latency_ms": ("request_latency", "avg")}
+                for key, (tag, stat) in pick.items():
+                    if isinstance(agg.get(tag), dict) and stat in agg[tag]:
+                        out[key] = str(agg[tag][stat])
         counter = re.compile(r'(sglang:(?:prompt_tokens|cached_tokens|num_requests)_total)(\{[^}]*\})?\s+(\S+)')
         def engines(path):
             # per scraped endpoint, its SGLang counters; cached tokens of the device tier only

@@ -1,5 +1,6 @@
 package dev.srt.operator.cli;
 
+import dev.srt.operator.emulator.AiPerf;
 import dev.srt.operator.emulator.BenchServing;
 import dev.srt.operator.emulator.BuildTools;
 import dev.srt.operator.emulator.DynamoFrontend;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Unmatched;
       EmulateCommand.Frontend.class,
       EmulateCommand.Sidecar.class,
       EmulateCommand.Bench.class,
+      EmulateCommand.AiPerfProfile.class,
       EmulateCommand.Tool.class,
       EmulateCommand.Venv.class,
       EmulateCommand.Install.class,
@@ -114,6 +116,21 @@ public final class EmulateCommand implements Runnable {
         return 2;
       }
       return new BenchServing(opts, System.out, System.err).run();
+    }
+  }
+
+  @Command(name = "aiperf", description = "aiperf profile over /v1/chat/completions (synthetic prompts or a Mooncake trace).")
+  static final class AiPerfProfile extends Program {
+    @Override
+    public Integer call() throws Exception {
+      AiPerf.Options opts;
+      try {
+        opts = AiPerf.Options.parse(args, env, System.err);
+      } catch (IllegalArgumentException e) {
+        System.err.println("aiperf: error: " + e.getMessage());
+        return 2;
+      }
+      return new AiPerf(opts, System.out, System.err).run();
     }
   }
 

@@ -81,6 +81,12 @@ public final class BenchServing {
           a.getDouble("--ready-check-timeout-sec", 60), scaleEnv == null ? DEFAULT_SCALE : Double.parseDouble(scaleEnv));
     }
 
+    /** Only the request side, for a client with a schedule of its own (AIPerf). */
+    static Options client(String baseUrl, long seed, JsonNode extraBody, boolean ignoreEos) {
+      return new Options("sglang-oai-chat", baseUrl, null, "custom", 0, seed, Double.POSITIVE_INFINITY, DEFAULT_MAX_CONCURRENCY,
+          0, 0, 0, 0, 0, false, 0, 0, 0, null, 0, false, null, extraBody, ignoreEos, 0.0, 60, 1.0);
+    }
+
     int scaled(int n) {
       return Math.max(1, (int) Math.ceil(n * scale));
     }

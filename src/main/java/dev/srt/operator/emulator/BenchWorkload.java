@@ -58,7 +58,7 @@ public final class BenchWorkload {
     return len <= lo ? Math.max(1, len) : lo + r.nextInt(len - lo + 1);
   }
 
-  private static String words(Random r, int n) {
+  static String words(Random r, int n) {
     StringBuilder sb = new StringBuilder(n * 7);
     for (int i = 0; i < n; i++) {
       if (i > 0) {

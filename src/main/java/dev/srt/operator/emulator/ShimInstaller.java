@@ -43,6 +43,7 @@ public final class ShimInstaller {
     m.put("dynamo.sglang.launch_server", "sglang-worker");
     m.put("sglang.bench_serving", "bench-serving");
     m.put("sglang.benchmark.serving", "bench-serving");
+    m.put("aiperf", "aiperf");
     m.put("dynamo.frontend", "dynamo-frontend");
     m.put("dynamo.sglang.sidecar", "dynamo-sidecar");
     m.put("maturin", "tool maturin");
@@ -99,6 +100,7 @@ public final class ShimInstaller {
     shims.put("pip3", tool("pip3", "tool pip", ""));
     shims.put("maturin", tool("maturin", "tool maturin", ""));
     shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
+    shims.put("aiperf", tool("aiperf", "aiperf", ""));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
     shims.put("nvidia-smi", NVIDIA_SMI);
     shims.put("protoc", header("protoc") + """

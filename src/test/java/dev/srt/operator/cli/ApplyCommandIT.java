@@ -214,6 +214,28 @@ class ApplyCommandIT {
     assertThat(Files.exists(hostPackages) ? Files.readString(hostPackages) : "").doesNotContain("ai-dynamo");
   }
 
+  /** The same arm with AIPerf as the workload: the emulated aiperf drives the router, and its export becomes the summary. */
+  @Test
+  void anAiperfWorkloadRunsAndItsExportIsSummarized() throws Exception {
+    String bench = "    tool: bench-serving\n    args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 1024}\n";
+    String yaml = Files.readString(COMPARISON);
+    assertThat(yaml).contains(bench);
+    Path comparison = tmp.resolve("aiperf-comparison.yaml");
+    Files.writeString(comparison, yaml.replace(bench,
+        "    tool: aiperf\n    args: {request-count: 24, concurrency: 4, synthetic-input-tokens-mean: 256, output-tokens-mean: 32}\n"));
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString(), "--arm", "sgl-router");
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    Path runDir = workDir.resolve("default/qwen3-32b-routers/sgl-router/" + runIds.get(0));
+    assertThat(Files.readString(runDir.resolve("run.sh"))).contains("aiperf profile --model");
+    var export = dev.srt.operator.emulator.Json.parse(Files.readString(runDir.resolve("results/aiperf/profile_export_aiperf.json")));
+    assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(24);
+    String row = r.out().lines().filter(l -> l.strip().startsWith("sgl-router ") && l.contains("Succeeded") && l.contains("%"))
+        .findFirst().orElseThrow();
+    assertThat(row).contains(String.format(java.util.Locale.ROOT, "%.0f ms", export.path("time_to_first_token").path("avg").asDouble()));
+  }
+
   @Test
   void bashPrintsTheDirectScriptAndSubmitsNothing() throws Exception {
     Result several = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--bash");

@@ -73,6 +73,30 @@ class ResultsSummaryIT {
   }
 
   @Test
+  void anAiperfExportIsReadUnderBenchServingsNames() throws Exception {
+    Files.createDirectories(results.resolve("aiperf"));
+    Files.writeString(results.resolve("aiperf/agentx_aiperf.json"), """
+        {"schema_version": "1.5", "request_count": {"unit": "requests", "avg": 120.0},
+         "request_throughput": {"unit": "requests/sec", "avg": 7.5},
+         "output_token_throughput": {"unit": "tokens/sec", "avg": 950.25},
+         "time_to_first_token": {"unit": "ms", "avg": 812.5, "p50": 640.0, "p99": 2890.0, "count": 120},
+         "inter_token_latency": {"unit": "ms", "avg": 21.5, "p99": 48.0},
+         "request_latency": {"unit": "ms", "avg": 4100.0}}
+        """);
+
+    JsonNode s = summary();
+
+    assertThat(s.path("completed").asText()).isEqualTo("120.0");
+    assertThat(s.path("request_throughput").asText()).isEqualTo("7.5");
+    assertThat(s.path("output_throughput").asText()).isEqualTo("950.25");
+    assertThat(s.path("mean_ttft_ms").asText()).isEqualTo("812.5");
+    assertThat(s.path("median_ttft_ms").asText()).isEqualTo("640.0");
+    assertThat(s.path("p99_ttft_ms").asText()).isEqualTo("2890.0");
+    assertThat(s.path("p99_itl_ms").asText()).isEqualTo("48.0");
+    assertThat(s.path("mean_e2e_latency_ms").asText()).isEqualTo("4100.0");
+  }
+
+  @Test
   void nothingToSummarizeIsAFailureTheScriptIgnores() throws Exception {
     Bash.Result r = Bash.script(results, 30, "SRT_PYTHON=python3\n" + BashLibrary.text() + "\nsrt_probe summary \"$1\"", results.toString());
     assertThat(r.code()).isEqualTo(1);

@@ -1,0 +1,314 @@
+package dev.srt.operator.emulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+
+/**
+ * {@code aiperf profile} against {@code /v1/chat/completions} (streaming): synthetic prompts
+ * ({@code --request-count} at {@code --concurrency} or {@code --request-rate}, lengths around
+ * {@code --synthetic-input-tokens-mean}/{@code --output-tokens-mean}) or a Mooncake trace
+ * ({@code --input-file} with {@code --custom-dataset-type mooncake_trace}: records with
+ * {@code input_length}, {@code output_length}, {@code hash_ids} and, with {@code --fixed-schedule},
+ * {@code timestamp} in ms). Requests that share a hash id share that prompt block, so traces keep
+ * their prefix reuse. Writes {@code <prefix>_aiperf.json} (the export schema's metric blocks) and
+ * {@code <prefix>.jsonl} (one record per request) into {@code --output-artifact-dir}.
+ */
+public final class AiPerf {
+  static final String VERSION = "0.14.0+emulated";
+  /** Mooncake traces count prompt blocks of 512 tokens (AIPerf's default block size). */
+  static final int TRACE_BLOCK_TOKENS = 512;
+
+  public record Options(String model, String url, long seed, Path artifactDir, String prefix, int requestCount, int concurrency,
+      double requestRate, int isl, int islStd, int osl, int oslStd, Path inputFile, String datasetType, boolean fixedSchedule,
+      boolean autoOffset, ObjectNode extraInputs, double scale) {
+
+    public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
+      ArgParser.Parsed a = new ArgParser("aiperf").withPositionals()
+          .value("--model", "-m", "--model-names").value("--url", "-u").value("--endpoint-type").flag("--streaming")
+          .value("--random-seed").value("--output-artifact-dir", "--artifact-dir").value("--profile-export-prefix")
+          .value("--tokenizer").flag("--tokenizer-trust-remote-code").value("--request-count", "--num-requests")
+          .value("--concurrency").value("--request-rate").value("--synthetic-input-tokens-mean", "--prompt-input-tokens-mean", "--isl")
+          .value("--synthetic-input-tokens-stddev", "--isl-stddev").value("--output-tokens-mean", "--prompt-output-tokens-mean", "--osl")
+          .value("--output-tokens-stddev", "--osl-stddev").value("--input-file").value("--custom-dataset-type")
+          .flag("--fixed-schedule").flag("--fixed-schedule-auto-offset").list("--extra-inputs")
+          .value("--request-timeout-seconds").value("--ui").flag("--no-server-metrics").flag("--use-legacy-max-tokens")
+          .value("--warmup-request-count", "--num-warmup-requests").value("--goodput")
+          .parse(argv);
+      a.reportIgnored("aiperf", err);
+      if (a.positional().isEmpty() || !a.positional().get(0).equals("profile")) {
+        throw new IllegalArgumentException("the emulated aiperf runs `aiperf profile ...`");
+      }
+      String model = a.get("--model");
+      if (model == null) {
+        throw new IllegalArgumentException("--model is required");
+      }
+      if (!"chat".equals(a.get("--endpoint-type", "chat"))) {
+        err.println("aiperf (emulated): --endpoint-type " + a.get("--endpoint-type") + " is sent to /v1/chat/completions");
+      }
+      ObjectNode extra = Json.object();
+      for (String kv : a.list("--extra-inputs")) {
+        int colon = kv.indexOf(':');
+        if (colon <= 0) {
+          throw new IllegalArgumentException("--extra-inputs takes key:value, got " + kv);
+        }
+        extra.set(kv.substring(0, colon), value(kv.substring(colon + 1)));
+      }
+      String url = a.get("--url", "http://localhost:8000");
+      String scaleEnv = env.get("SRT_EMULATOR_BENCH_SCALE");
+      String input = a.get("--input-file");
+      return new Options(model, (url.contains("://") ? url : "http://" + url).replaceAll("/+$", ""),
+          Long.parseLong(a.get("--random-seed", "0")), Path.of(a.get("--output-artifact-dir", "artifacts")),
+          a.get("--profile-export-prefix", "profile_export"), a.getInt("--request-count", 10), a.getInt("--concurrency", 1),
+          a.getDouble("--request-rate", 0), a.getInt("--synthetic-input-tokens-mean", 550), a.getInt("--synthetic-input-tokens-stddev", 0),
+          a.getInt("--output-tokens-mean", 64), a.getInt("--output-tokens-stddev", 0), input == null ? null : Path.of(input),
+          a.get("--custom-dataset-type"), a.flag("--fixed-schedule"), a.flag("--fixed-schedule-auto-offset"), extra,
+          scaleEnv == null ? BenchServing.DEFAULT_SCALE : Double.parseDouble(scaleEnv));
+    }
+
+    private static JsonNode value(String text) {
+      try {
+        return Json.parse(text);
+      } catch (RuntimeException e) {
+        return Json.mapper().getNodeFactory().textNode(text);
+      }
+    }
+
+    int scaled(int n) {
+      return Math.max(1, (int) Math.ceil(n * scale));
+    }
+  }
+
+  /** One request of the dataset: its prompt and, with a fixed schedule, when to send it (ms from the start). */
+  record Entry(BenchWorkload.Prompt prompt, long atMs) {}
+
+  private final Options opts;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public AiPerf(Options opts, PrintStream out, PrintStream err) {
+    this.opts = opts;
+    this.out = out;
+    this.err = err;
+  }
+
+  /** 0 when requests completed (failures are counted in error_summary, as AIPerf does), 1 when none did. */
+  public int run() throws IOException, InterruptedException {
+    List<Entry> dataset = opts.inputFile() != null ? trace() : synthetic();
+    if (!waitForModels()) {
+      err.println("aiperf (emulated): " + opts.url() + "/v1/models did not answer");
+      return 1;
+    }
+    BenchServing client = new BenchServing(BenchServing.Options.client(opts.url(), opts.seed(), opts.extraInputs(),
+        opts.extraInputs().path("ignore_eos").asBoolean(false)), out, err);
+    Instant start = Instant.now();
+    List<BenchServing.Outcome> outcomes = send(client, dataset);
+    Instant end = Instant.now();
+    double seconds = Math.max(1e-9, Duration.between(start, end).toNanos() / 1e9);
+    Files.createDirectories(opts.artifactDir());
+    Files.writeString(opts.artifactDir().resolve(opts.prefix() + "_aiperf.json"),
+        Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(export(outcomes, seconds, start, end)) + "\n");
+    StringBuilder records = new StringBuilder();
+    for (BenchServing.Outcome o : outcomes) {
+      records.append(Json.write(record(o))).append('\n');
+    }
+    Files.writeString(opts.artifactDir().resolve(opts.prefix() + ".jsonl"), records.toString(), StandardCharsets.UTF_8);
+    long completed = outcomes.stream().filter(BenchServing.Outcome::success).count();
+    out.printf("aiperf (emulated): %d/%d requests completed in %.2f s, %.2f requests/sec%n", completed, outcomes.size(), seconds,
+        completed / seconds);
+    return completed == 0 ? 1 : 0;
+  }
+
+  private List<Entry> synthetic() {
+    Random r = new Random(opts.seed());
+    List<Entry> out = new ArrayList<>();
+    for (int i = 0; i < opts.requestCount(); i++) {
+      int in = opts.scaled(around(r, opts.isl(), opts.islStd()));
+      int o = opts.scaled(around(r, opts.osl(), opts.oslStd()));
+      out.add(new Entry(new BenchWorkload.Prompt(BenchWorkload.words(r, in), in, o), 0));
+    }
+    return out;
+  }
+
+  private static int around(Random r, int mean, int std) {
+    return Math.max(1, (int) Math.round(mean + (std > 0 ? r.nextGaussian() * std : 0)));
+  }
+
+  /** A Mooncake trace: each hash id is one block of words, the same wherever the id appears. */
+  List<Entry> trace() throws IOException {
+    if (opts.datasetType() != null && !opts.datasetType().equals("mooncake_trace")) {
+      throw new IllegalArgumentException("the emulated aiperf reads --custom-dataset-type mooncake_trace only, not " + opts.datasetType());
+    }
+    int block = opts.scaled(TRACE_BLOCK_TOKENS);
+    List<Entry> out = new ArrayList<>();
+    Long first = null;
+    int line = 0;
+    for (String text : Files.readAllLines(opts.inputFile())) {
+      line++;
+      if (text.isBlank()) {
+        continue;
+      }
+      JsonNode rec = Json.parse(text);
+      int in = opts.scaled(rec.path("input_length").asInt(1));
+      int o = opts.scaled(rec.path("output_length").asInt(1));
+      List<String> words = new ArrayList<>();
+      for (JsonNode h : rec.path("hash_ids")) {
+        words.addAll(List.of(BenchWorkload.words(new Random(h.asLong() * 7919 + 17), block).split(" ")));
+      }
+      if (words.size() < in) {
+        words.addAll(List.of(BenchWorkload.words(new Random(opts.seed() * 31 + line), in - words.size()).split(" ")));
+      }
+      long ts = rec.path("timestamp").asLong(0);
+      first = first == null ? ts : first;
+      out.add(new Entry(new BenchWorkload.Prompt(String.join(" ", words.subList(0, in)), in, o),
+          opts.fixedSchedule() ? ts - (opts.autoOffset() ? first : 0) : 0));
+    }
+    return out;
+  }
+
+  private List<BenchServing.Outcome> send(BenchServing client, List<Entry> dataset) throws InterruptedException {
+    ExecutorService pool = Http.daemonPool("aiperf-request");
+    try {
+      // A fixed schedule sends each request at its time; otherwise at most --concurrency in flight
+      // (or a Poisson arrival at --request-rate).
+      Semaphore slots = new Semaphore(opts.fixedSchedule() ? Integer.MAX_VALUE : Math.max(1, opts.concurrency()));
+      Random arrivals = new Random(opts.seed());
+      long t0 = System.nanoTime();
+      double at = 0;
+      List<Future<BenchServing.Outcome>> futures = new ArrayList<>();
+      for (Entry e : dataset) {
+        long due;
+        if (opts.fixedSchedule()) {
+          due = t0 + e.atMs() * 1_000_000L;
+        } else if (opts.requestRate() > 0) {
+          at += -Math.log(1 - arrivals.nextDouble()) / opts.requestRate();
+          due = t0 + (long) (at * 1e9);
+        } else {
+          due = 0;
+        }
+        long wait = due - System.nanoTime();
+        if (due > 0 && wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        slots.acquire();
+        futures.add(pool.submit(() -> {
+          try {
+            return client.send(opts.model(), e.prompt());
+          } finally {
+            slots.release();
+          }
+        }));
+      }
+      List<BenchServing.Outcome> outcomes = new ArrayList<>();
+      for (Future<BenchServing.Outcome> f : futures) {
+        try {
+          outcomes.add(f.get());
+        } catch (java.util.concurrent.ExecutionException ex) {
+          outcomes.add(new BenchServing.Outcome(false, 0, 0, 0, 0, 0, List.of(), String.valueOf(ex.getCause())));
+        }
+      }
+      return outcomes;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private boolean waitForModels() throws InterruptedException {
+    HttpClient http = Http.client();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(opts.url() + "/v1/models")).timeout(Duration.ofSeconds(5))
+            .GET().build(), HttpResponse.BodyHandlers.discarding());
+        if (r.statusCode() == 200) {
+          return true;
+        }
+      } catch (IOException e) {
+        // not up yet
+      }
+      Thread.sleep(200);
+    }
+    return false;
+  }
+
+  /** profile_export_aiperf.json: run metadata, then a stats block per metric tag. */
+  ObjectNode export(List<BenchServing.Outcome> outcomes, double seconds, Instant start, Instant end) {
+    List<BenchServing.Outcome> ok = outcomes.stream().filter(BenchServing.Outcome::success).toList();
+    ObjectNode r = Json.object();
+    r.put("schema_version", "1.5").put("aiperf_version", VERSION).put("benchmark_id", UUID.randomUUID().toString())
+        .put("start_time", start.toString()).put("end_time", end.toString()).put("was_cancelled", false);
+    ObjectNode config = r.putObject("input_config");
+    config.put("model", opts.model()).put("url", opts.url()).put("random_seed", opts.seed());
+    if (opts.inputFile() != null) {
+      config.put("input_file", opts.inputFile().toString()).put("custom_dataset_type", opts.datasetType())
+          .put("fixed_schedule", opts.fixedSchedule());
+    } else {
+      config.put("request_count", opts.requestCount()).put("concurrency", opts.concurrency());
+    }
+    record(r, "time_to_first_token", "ms", ok, o -> List.of(o.ttft() * 1000));
+    record(r, "inter_token_latency", "ms", ok, o -> o.outputLen() > 1 ? List.of((o.latency() - o.ttft()) / (o.outputLen() - 1) * 1000) : List.of());
+    record(r, "request_latency", "ms", ok, o -> List.of(o.latency() * 1000));
+    record(r, "output_token_throughput_per_user", "tokens/sec/user", ok,
+        o -> o.latency() > o.ttft() && o.outputLen() > 1 ? List.of((o.outputLen() - 1) / (o.latency() - o.ttft())) : List.of());
+    record(r, "input_sequence_length", "tokens", ok, o -> List.of((double) o.promptLen()));
+    record(r, "output_sequence_length", "tokens", ok, o -> List.of((double) o.outputLen()));
+    long outTokens = ok.stream().mapToLong(BenchServing.Outcome::outputLen).sum();
+    r.putObject("request_throughput").put("unit", "requests/sec").put("avg", ok.size() / seconds);
+    r.putObject("output_token_throughput").put("unit", "tokens/sec").put("avg", outTokens / seconds);
+    r.putObject("request_count").put("unit", "requests").put("avg", ok.size());
+    r.putObject("benchmark_duration").put("unit", "sec").put("avg", seconds);
+    var errors = r.putArray("error_summary");
+    outcomes.stream().filter(o -> !o.success()).map(BenchServing.Outcome::error).distinct().limit(20)
+        .forEach(e -> errors.addObject().put("error", e).put("count", outcomes.stream().filter(o -> !o.success() && e.equals(o.error())).count()));
+    return r;
+  }
+
+  private static void record(ObjectNode r, String tag, String unit, List<BenchServing.Outcome> ok,
+      Function<BenchServing.Outcome, List<Double>> values) {
+    List<Double> all = ok.stream().flatMap(o -> values.apply(o).stream()).toList();
+    if (all.isEmpty()) {
+      return;
+    }
+    BenchStats s = new BenchStats(all);
+    ObjectNode m = r.putObject(tag);
+    m.put("unit", unit).put("avg", s.mean()).put("min", s.percentile(0)).put("max", s.max());
+    for (int p : new int[] {1, 5, 10, 25, 50, 75, 90, 95, 99}) {
+      m.put("p" + p, s.percentile(p));
+    }
+    m.put("std", s.std()).put("count", s.count()).put("sum", all.stream().mapToDouble(Double::doubleValue).sum());
+  }
+
+  private static ObjectNode record(BenchServing.Outcome o) {
+    ObjectNode rec = Json.object();
+    rec.putObject("metadata").put("success", o.success());
+    ObjectNode m = rec.putObject("metrics");
+    if (o.success()) {
+      m.putObject("time_to_first_token").put("value", o.ttft() * 1000).put("unit", "ms");
+      m.putObject("request_latency").put("value", o.latency() * 1000).put("unit", "ms");
+      m.putObject("input_sequence_length").put("value", o.promptLen()).put("unit", "tokens");
+      m.putObject("output_sequence_length").put("value", o.outputLen()).put("unit", "tokens");
+    } else {
+      rec.putObject("error").put("message", o.error());
+    }
+    return rec;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.srt.operator.emulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The emulated {@code aiperf profile}: a Mooncake trace keeps its prefix reuse, and the exports follow AIPerf's schema. */
+class AiPerfIT {
+  @TempDir Path dir;
+  private final EmulatedFleet fleet = new EmulatedFleet();
+
+  @AfterEach
+  void stop() {
+    fleet.close();
+  }
+
+  private AiPerf.Options options(String... extra) {
+    List<String> argv = new ArrayList<>(List.of("profile", "--model", EmulatedFleet.MODEL, "--endpoint-type", "chat", "--streaming",
+        "--random-seed", "42", "--output-artifact-dir", dir.resolve("aiperf").toString(), "--ui", "none"));
+    argv.addAll(List.of(extra));
+    return AiPerf.Options.parse(argv, Map.of("SRT_EMULATOR_BENCH_SCALE", "0.25"), EmulatedFleet.QUIET);
+  }
+
+  private double metric(SglangWorker w, String name) {
+    return HttpTestClient.get(EmulatedFleet.url(w) + "/metrics").body().lines().filter(l -> l.startsWith(name))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+  }
+
+  @Test
+  void aMooncakeTraceReplaysOnItsScheduleWithItsSharedBlocks() throws Exception {
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
+    await().atMost(Duration.ofSeconds(5)).until(worker::isReady);
+    Path trace = dir.resolve("trace.jsonl");
+    Files.writeString(trace, """
+        {"timestamp": 1000, "input_length": 1100, "output_length": 16, "hash_ids": [11, 12, 13]}
+        {"timestamp": 1300, "input_length": 1100, "output_length": 16, "hash_ids": [11, 12, 14]}
+
+        {"timestamp": 1600, "input_length": 600, "output_length": 8, "hash_ids": [21, 22]}
+        """);
+
+    AiPerf aiperf = new AiPerf(options("--url", EmulatedFleet.url(worker), "--input-file", trace.toString(),
+        "--custom-dataset-type", "mooncake_trace", "--fixed-schedule", "--fixed-schedule-auto-offset",
+        "--extra-inputs", "ignore_eos:true", "--profile-export-prefix", "agentx"), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
+    long t0 = System.nanoTime();
+    assertThat(aiperf.run()).isZero();
+
+    // The schedule (auto-offset: 0, 300, 600 ms) was kept, and the second request reused two blocks of the first.
+    assertThat((System.nanoTime() - t0) / 1e6).isGreaterThanOrEqualTo(600);
+    assertThat(metric(worker, "sglang:num_requests_total")).isEqualTo(3);
+    assertThat(metric(worker, "sglang:cached_tokens_total")).isGreaterThanOrEqualTo(2 * 128);
+    JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/agentx_aiperf.json")));
+    assertThat(export.path("schema_version").asText()).isEqualTo("1.5");
+    assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(3);
+    JsonNode ttft = export.path("time_to_first_token");
+    assertThat(ttft.path("unit").asText()).isEqualTo("ms");
+    assertThat(ttft.path("count").asInt()).isEqualTo(3);
+    assertThat(ttft.path("p99").asDouble()).isGreaterThanOrEqualTo(ttft.path("p50").asDouble()).isPositive();
+    assertThat(export.path("output_sequence_length").path("sum").asDouble()).isEqualTo(4 + 4 + 2);
+    assertThat(export.path("input_sequence_length").path("max").asDouble()).isEqualTo(275);
+    assertThat(export.path("error_summary")).isEmpty();
+    assertThat(Files.readAllLines(dir.resolve("aiperf/agentx.jsonl"))).hasSize(3);
+  }
+
+  @Test
+  void syntheticPromptsAtAConcurrency() throws Exception {
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
+    await().atMost(Duration.ofSeconds(5)).until(worker::isReady);
+
+    AiPerf aiperf = new AiPerf(options("--url", EmulatedFleet.url(worker), "--request-count", "6", "--concurrency", "2",
+        "--synthetic-input-tokens-mean", "80", "--output-tokens-mean", "16"), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
+    assertThat(aiperf.run()).isZero();
+
+    JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/profile_export_aiperf.json")));
+    assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(6);
+    assertThat(export.path("input_sequence_length").path("avg").asDouble()).isEqualTo(20);
+    assertThat(export.path("request_throughput").path("avg").asDouble()).isPositive();
+    assertThat(metric(worker, "sglang:num_requests_total")).isEqualTo(6);
+  }
+
+  @Test
+  void requestsThatFailAreCountedNotFatal() throws Exception {
+    // An engine that never becomes ready lists its model but answers every chat request 503.
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_FAIL_HEALTH", "1"));
+    AiPerf aiperf = new AiPerf(options("--url", EmulatedFleet.url(worker), "--request-count", "2"), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
+    assertThat(aiperf.run()).as("nothing completed").isEqualTo(1);
+    JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/profile_export_aiperf.json")));
+    assertThat(export.path("request_count").path("avg").asInt()).isZero();
+    assertThat(export.path("error_summary").get(0).path("count").asInt()).isEqualTo(2);
+  }
+}
