@@ -16,7 +16,13 @@ import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.reconcile.ArmProgress;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,13 +36,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "report", mixinStandardHelpOptions = true, description = {
-    "Shows the newest run of each arm on the GpuCluster, read from its run directory (events.jsonl and the job's state):",
-    "the same table apply ends with, or JSON. Submits nothing, so it also works while arms run or long after.",
+    "Shows the newest run of each arm: the same table apply ends with, or JSON. Submits nothing, so it also works while",
+    "arms run or long after. With -f, read from the GpuCluster's run directories (events.jsonl and the job's state);",
+    "with --kube NAME, from the RouterComparison's status in Kubernetes (what the operator wrote).",
     "Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
+  @Option(names = {"-f", "--filename"}, arity = "1..*", paramLabel = "FILE",
       description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;
+
+  @Option(names = "--kube", paramLabel = "NAME", description = "Read the status of RouterComparison NAME from the API server instead.")
+  String kube;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "With --kube: the namespace (default: the kubeconfig's).")
+  String namespace;
+
+  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "With --kube: kubeconfig to use instead of the default one.")
+  Path kubeconfig;
 
   @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arms ran on (instead of the one clusterRef names).")
   Path clusterFile;
@@ -54,16 +70,28 @@ public final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     PrintStream out = System.out;
     PrintStream err = System.err;
+    if ((files == null) == (kube == null)) {
+      err.println("report: give either -f FILE (read the host) or --kube NAME (read the status in Kubernetes)");
+      return 2;
+    }
     try {
-      Inputs in = Inputs.load(files, clusterFile, null, err);
-      List<String> arms = in.arms(arm, err);
-      RouterComparison rc = in.comparison();
-      GpuCluster cluster = in.cluster();
-      if (cluster == null) {
-        err.println("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
-        return 1;
+      List<String> arms;
+      Map<String, ArmRunner.Run> runs;
+      if (kube != null) {
+        RouterComparison rc = fromKubernetes();
+        arms = arm == null ? rc.getSpec().arms.stream().map(a -> a.name).toList() : List.of(arm);
+        runs = fromStatus(rc, arms);
+      } else {
+        Inputs in = Inputs.load(files, clusterFile, null, err);
+        arms = in.arms(arm, err);
+        RouterComparison rc = in.comparison();
+        GpuCluster cluster = in.cluster();
+        if (cluster == null) {
+          err.println("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
+          return 1;
+        }
+        runs = read(rc, cluster, arms);
       }
-      Map<String, ArmRunner.Run> runs = read(rc, cluster, arms);
       if (json) {
         List<ArmStatus> statuses = arms.stream().filter(runs::containsKey).map(a -> runs.get(a).status).toList();
         out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(statuses));
@@ -81,7 +109,40 @@ public final class ReportCommand implements Callable<Integer> {
       return 1;
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
+    } catch (IOException | KubernetesClientException e) {
+      err.println("report: " + e.getMessage());
+      return 1;
     }
+  }
+
+  private RouterComparison fromKubernetes() throws IOException {
+    try (KubernetesClient client = kubeconfig == null ? new KubernetesClientBuilder().build()
+        : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build()) {
+      String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
+      RouterComparison rc = client.resources(RouterComparison.class).inNamespace(ns).withName(kube).get();
+      if (rc == null) {
+        throw new IOException("no RouterComparison " + ns + "/" + kube);
+      }
+      return rc;
+    }
+  }
+
+  /** The arms the operator has a status for, as the table's runs (started and ended from the status times). */
+  private static Map<String, ArmRunner.Run> fromStatus(RouterComparison rc, List<String> arms) {
+    Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
+    List<ArmStatus> statuses = rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms;
+    for (ArmStatus s : statuses) {
+      if (!arms.contains(s.name) || s.runId == null) {
+        continue;
+      }
+      ArmRunner.Run run = new ArmRunner.Run(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), s.name, s.runId),
+          null, s.startedAt == null ? Instant.now() : Instant.parse(s.startedAt));
+      run.jobId = s.jobId;
+      run.status = s;
+      run.ended = s.finishedAt == null ? null : Instant.parse(s.finishedAt);
+      runs.put(s.name, run);
+    }
+    return runs;
   }
 
   /** The newest run of each arm, its status folded from its whole event log and the job's state. */

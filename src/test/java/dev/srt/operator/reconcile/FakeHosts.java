@@ -60,6 +60,17 @@ final class FakeHosts implements Hosts {
       }
     }
 
+    /** A {@code summary} event with the given headline metrics (name, value, ...). */
+    synchronized void emitSummary(RunRef run, String... metrics) {
+      ObjectNode node = Mappers.json().createObjectNode();
+      node.put("event", "summary");
+      ObjectNode m = node.putObject("metrics");
+      for (int i = 0; i + 1 < metrics.length; i += 2) {
+        m.put(metrics[i], metrics[i + 1]);
+      }
+      events.computeIfAbsent(run, r -> new ArrayList<>()).add(new RunEvent(Instant.now(), "summary", node));
+    }
+
     /** The events of a run that goes from start to a successful benchmark. */
     void succeed(RunRef run) {
       emit(run, "run-started");

@@ -127,6 +127,8 @@ class OperatorMockIT {
       assertThat(rc().getStatus().currentArm).isEqualTo(arm);
       host.emit(run, "phase", "phase", "benchmarking");
       host.emit(run, "result", "file", "results/bench-serving.jsonl");
+      host.emitSummary(run, "request_throughput", "150.5", "mean_ttft_ms", "390.2", "engine_cache_hit_rate",
+          String.valueOf(0.1 + 0.2 * List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy").indexOf(arm)));
       host.emit(run, "finished", "status", "succeeded", "code", "0");
       await().atMost(WAIT).until(() -> "Succeeded".equals(arm(arm).phase));
     }
@@ -149,6 +151,25 @@ class OperatorMockIT {
     assertThat(cms).allSatisfy(cm -> assertThat(cm.getMetadata().getOwnerReferences()).singleElement()
         .satisfies(o -> assertThat(o.getUid()).isEqualTo(rc.getMetadata().getUid())));
     assertThat(cms.get(0).getData().values().iterator().next()).startsWith("#!/bin/bash");
+
+    // `srt-operator report --kube` prints the comparison's table from this status.
+    java.nio.file.Path kubeconfig = java.nio.file.Files.createTempFile("kubeconfig", ".yaml");
+    java.nio.file.Files.writeString(kubeconfig, api.kubeconfig(NS));
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stdout = System.out;
+    int code;
+    try {
+      System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+      code = dev.srt.operator.cli.Main.run("report", "--kube", "qwen3-32b-routers", "--kubeconfig", kubeconfig.toString());
+    } finally {
+      System.setOut(stdout);
+      java.nio.file.Files.deleteIfExists(kubeconfig);
+    }
+    String table = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(code).as(table).isZero();
+    assertThat(table).contains("3/3 arms succeeded");
+    assertThat(table.lines().filter(l -> l.strip().startsWith("dynamo-kv-policy "))).singleElement()
+        .satisfies(l -> assertThat(l.strip().split("\\s+")).startsWith("dynamo-kv-policy", "Succeeded", "2/2", "ready").contains("150.5", "50.0%"));
   }
 
   @Test
