@@ -1,6 +1,6 @@
 package dev.srt.operator.reconcile;
 
-/** The reasons of the Kubernetes Events the operator emits. */
+/** The reasons of the Kubernetes Events the operator emits on a RouterComparison (docs/operator.md#events). */
 public enum EventReason {
   Submitted(false),
   WorkersReady(false),
@@ -9,8 +9,7 @@ public enum EventReason {
   Failed(true),
   Cancelled(false),
   SpecInvalid(true),
-  ClusterUnreachable(true),
-  ClusterReachable(false);
+  ClusterUnreachable(true);
 
   private final boolean warning;
 

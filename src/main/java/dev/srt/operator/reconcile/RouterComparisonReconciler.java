@@ -351,7 +351,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         if (!was.terminal() && is.terminal() && a.runId != null) {
           EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
               : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
-          events.record(rc, reason, subject, "arm " + a.name + ": " + is.name().toLowerCase() + (a.message == null ? "" : ": " + a.message));
+          String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results) : a.message;
+          events.record(rc, reason, subject, "arm " + a.name + ": " + is.name().toLowerCase()
+              + (detail == null || detail.isEmpty() ? "" : ": " + detail));
         }
       }
     }
