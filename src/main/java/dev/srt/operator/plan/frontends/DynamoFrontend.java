@@ -30,6 +30,7 @@ import java.util.TreeMap;
 public final class DynamoFrontend implements Frontend {
   public static final String TYPE = "dynamo";
   public static final String DISCOVERY_DIR = "dynamo-discovery";
+  static final String SGLANG_RUST_BUILD_MODE = "SGLANG_RUST_BUILD_MODE";
 
   @Override
   public String type() {
@@ -59,8 +60,10 @@ public final class DynamoFrontend implements Frontend {
         out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, "dynamo.sglang", env));
         continue;
       }
-      // The native engine is not a Dynamo process: it gets no DYN_* env.
+      // The native engine is not a Dynamo process: it gets no DYN_* env. As srt-slurm (#443), it
+      // does not build SGLang's Rust extension at start-up unless backend.env says otherwise.
       Map<String, String> engineEnv = SglangEngine.env(ctx, w);
+      engineEnv.putIfAbsent(SGLANG_RUST_BUILD_MODE, "never");
       out.add(new ProcessSpec("engine-" + w.index(), Role.ENGINE, w.node(), SglangEngine.argv(ctx, w, SglangEngine.MODULE, true),
           engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf("engine-" + w.index()), health, w.name(), null));
       List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.sglang.sidecar",
