@@ -96,6 +96,8 @@ srt_on_exit() {
   trap - EXIT INT TERM ERR
   set +e
   srt_stop_all
+  # A script may define srt_after_run (with docker: give the run's files back to this user).
+  if declare -F srt_after_run >/dev/null; then srt_after_run; fi
   # The cancel-requested marker (written by every cancel before it signals) also counts: bash can
   # fail to run a trap that arrives while it parses a command substitution ("unexpected EOF").
   if [ -n "$SRT_INTERRUPTED" ] || [ -e "$RUN_DIR/cancel-requested" ]; then

@@ -64,8 +64,8 @@ abstract class Launcher {
     return out;
   }
 
-  /** Host directories a container needs at the same paths: the run, the work dir, the model. */
-  protected List<String> mounts(List<String> extra) {
+  /** Host directories a container of this run needs at the same paths (the run, the work dir, the model), and {@code extra}. */
+  List<String> mounts(List<String> extra) {
     List<String> mounts = new ArrayList<>(List.of("{{run_dir}}:{{run_dir}}", plan.settings().workDir() + ":" + plan.settings().workDir()));
     mounts.addAll(plan.container().mounts());
     extra.stream().filter(m -> !mounts.contains(m)).forEach(mounts::add);

@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Everything after the header, identical in shape for both script kinds: settings, the shared
@@ -75,6 +77,9 @@ final class ScriptBody {
       line("for srt_node in \"${SRT_NODES[@]}\"; do SRT_NODE_ADDR+=(\"$(srt_node_addr \"$srt_node\")\"); done");
       line("");
     }
+    if (plan.container() != null && "docker".equals(plan.container().runtime())) {
+      returnOwnership();
+    }
     // After the node addresses: cluster env values may use {{node:N}}.
     plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
@@ -87,6 +92,29 @@ final class ScriptBody {
     gates();
     benchmark();
     return out.toString();
+  }
+
+  /**
+   * Docker containers run as the image's user, root for most images: what they wrote in the run
+   * directory and the build caches (Dynamo's install, discovery files, results, wheels) would be
+   * root's, and this user could neither delete nor rebuild them. On exit one more container of
+   * the image hands them back.
+   */
+  private void returnOwnership() {
+    List<String> dirs = new ArrayList<>(List.of("{{run_dir}}"));
+    for (BuildStage stage : plan.builds()) {
+      // A stage's cache, and the cargo target directory the sgl-router build keeps under workDir.
+      Stream.of(stage.cacheDir(), stage.env().get("CARGO_TARGET_DIR")).filter(Objects::nonNull).forEach(dirs::add);
+    }
+    List<String> argv = new ArrayList<>(List.of("timeout", "120", "docker", "run", "--rm", "--user", "0", "--entrypoint", "chown"));
+    launcher.mounts(List.of()).forEach(m -> argv.addAll(List.of("--volume", m)));
+    argv.add(plan.container().image());
+    argv.addAll(List.of("-R", "{{owner}}"));
+    argv.addAll(dirs);
+    line("srt_after_run() {");
+    line("  [ \"$(id -u)\" -ne 0 ] || return 0");
+    line("  " + words.join(argv).replace(Shell.quote("{{owner}}"), "\"$(id -u):$(id -g)\"") + " >/dev/null 2>&1 || true");
+    line("}");
   }
 
   private void builds() {

@@ -172,11 +172,12 @@ class ApplyCommandIT {
         (IFS=$'\\x1f'; printf '%%s\\x1e' "$*") >>%s
         [[ "$1" == run ]] || { echo "fake docker: only run" >&2; exit 125; }
         shift
-        workdir=/ envs=()
+        workdir=/ envs=() entrypoint=()
         while [[ $# -gt 0 ]]; do
           case "$1" in
             --rm | --init) shift ;;
-            --name | --label | --network | --ipc | --gpus | --volume) shift 2 ;;
+            --name | --label | --network | --ipc | --gpus | --volume | --user) shift 2 ;;
+            --entrypoint) entrypoint=$2; shift 2 ;;
             --workdir) workdir=$2; shift 2 ;;
             --env) if [[ "$2" == *=* ]]; then envs+=("$2"); elif [[ -v "$2" ]]; then envs+=("$2=${!2}"); fi; shift 2 ;;
             -*) echo "fake docker: unexpected option $1" >&2; exit 125 ;;
@@ -185,9 +186,13 @@ class ApplyCommandIT {
         done
         shift # the image
         cd "$workdir"
-        exec env "${envs[@]}" "$@"
+        exec env "${envs[@]}" "${entrypoint[@]}" "$@"
         """.formatted(calls));
     Files.setPosixFilePermissions(docker, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    // The script's user, as far as the run can tell: not root, so it takes back what containers wrote.
+    Path id = bin.resolve("id");
+    Files.writeString(id, "#!/usr/bin/env bash\ncase \"${1:-}\" in -u|-g) echo 4242 ;; *) exec /usr/bin/id \"$@\" ;; esac\n");
+    Files.setPosixFilePermissions(id, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
 
     Result r = apply("-f", COMPARISON.toString(), "--arm", "dynamo-kv-policy", "--cluster", cluster("""
         path: [%s]
@@ -210,6 +215,13 @@ class ApplyCommandIT {
     assertThat(runs).anySatisfy(a -> assertThat(a).contains("srt-" + runIds.get(0) + "-router", "PYTHONPATH=python"));
     Path runDir = workDir.resolve("default/qwen3-32b-routers/dynamo-kv-policy/" + runIds.get(0));
     assertThat(runDir.resolve("python/dynamo/_core.py")).exists();
+    // On exit one more container gave the run directory and the build caches back to the user.
+    assertThat(runs).anySatisfy(a -> assertThat(a).containsSubsequence("--user", "0", "--entrypoint", "chown")
+        .contains("-R", "4242:4242", runDir.toString()));
+    if ("root".equals(System.getProperty("user.name"))) {
+      assertThat(Files.getOwner(runDir.resolve("python/dynamo/_core.py")).getName()).isIn("4242", "#4242");
+      assertThat(Files.getOwner(runDir.resolve("python")).getName()).isIn("4242", "#4242");
+    }
     Path hostPackages = workDir.resolve("emulator/state/packages.json");
     assertThat(Files.exists(hostPackages) ? Files.readString(hostPackages) : "").doesNotContain("ai-dynamo");
   }
