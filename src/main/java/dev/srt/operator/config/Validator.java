@@ -89,6 +89,7 @@ public final class Validator {
       out.add(Problem.error("spec.resources", "is required"));
     } else {
       resources(out, spec.resources, cluster);
+      parallelism(out, spec, cluster);
     }
     backend(out, spec.backend);
     dynamo(out, spec.dynamo, spec);
@@ -276,6 +277,59 @@ public final class Validator {
     } else if (perWorker <= perNode && (long) (perNode / perWorker) * nodes < r.aggWorkers) {
       out.add(Problem.error("spec.resources", r.aggWorkers + " workers of " + perWorker + " GPUs do not pack onto "
           + nodes + " nodes of " + perNode + " GPUs"));
+    }
+  }
+
+  /** The engine flags that name its parallel degrees, each with its aliases (SGLang's spellings). */
+  private static final List<String> TENSOR_PARALLEL = List.of("tensor-parallel-size", "tp-size");
+  private static final List<String> PIPELINE_PARALLEL = List.of("pipeline-parallel-size", "pp-size");
+  private static final List<String> DATA_PARALLEL = List.of("data-parallel-size", "dp-size");
+
+  /**
+   * A warning when the engine's tensor x pipeline parallel degrees do not use exactly the GPUs each
+   * worker is given: the engine would leave GPUs idle (or not start), and the comparison would
+   * measure less hardware than it reports. Data parallelism (with its attention variants) is left
+   * to the user.
+   */
+  private static void parallelism(List<Problem> out, RouterComparisonSpec spec, GpuCluster cluster) {
+    ResourcesSpec r = spec.resources;
+    if (r.disaggregated() || r.aggWorkers == null || r.aggWorkers < 1 || spec.backend == null || spec.backend.args == null) {
+      return;
+    }
+    Map<String, Object> args = spec.backend.args;
+    if (DATA_PARALLEL.stream().anyMatch(k -> argKey(args, k) != null)) {
+      return;
+    }
+    int nodes = r.aggNodes == null ? 1 : r.aggNodes;
+    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * gpusPerNode(cluster) / r.aggWorkers;
+    String tpKey = firstKey(args, TENSOR_PARALLEL);
+    String ppKey = firstKey(args, PIPELINE_PARALLEL);
+    Integer tp = tpKey == null ? Integer.valueOf(1) : positiveInt(args.get(tpKey));
+    Integer pp = ppKey == null ? Integer.valueOf(1) : positiveInt(args.get(ppKey));
+    if (tp == null || pp == null || perWorker < 1 || tp * pp == perWorker) {
+      return;
+    }
+    String path = FieldPath.field("spec.backend.args", tpKey != null ? tpKey : ppKey != null ? ppKey : "tensor-parallel-size");
+    out.add(Problem.warning(tpKey == null && ppKey == null ? "spec.backend.args" : path,
+        "tensor x pipeline parallel = " + tp + " x " + pp + " = " + (tp * pp) + " GPUs, but each worker is given " + perWorker
+            + " (spec.resources): the engine would " + (tp * pp < perWorker ? "leave GPUs idle" : "need more GPUs than it has")));
+  }
+
+  private static String firstKey(Map<String, Object> args, List<String> aliases) {
+    return aliases.stream().map(k -> argKey(args, k)).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+  }
+
+  /** The key of {@code flag} in {@code args} as written ({@code _} or {@code -}), or null. */
+  private static String argKey(Map<String, Object> args, String flag) {
+    return args.keySet().stream().filter(k -> k.replace('_', '-').equals(flag)).findFirst().orElse(null);
+  }
+
+  private static Integer positiveInt(Object value) {
+    try {
+      int n = Integer.parseInt(String.valueOf(value).trim());
+      return n >= 1 ? n : null;
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 
