@@ -199,6 +199,11 @@ final class ApplyOutput implements ArmRunner.Listener {
     }
     out.println();
     Table.print(rows, out);
+    List<String> relative = relativeToFirst(arms, runs);
+    if (!relative.isEmpty()) {
+      out.println();
+      relative.forEach(l -> out.println("  " + l));
+    }
     if (!problems.isEmpty()) {
       out.println();
       problems.forEach(p -> out.println("  " + p));
@@ -206,6 +211,52 @@ final class ApplyOutput implements ArmRunner.Listener {
     out.println();
     out.println(succeeded + "/" + arms.size() + " arms succeeded in " + duration(total));
     out.flush();
+  }
+
+  /**
+   * Each succeeded arm against the first succeeded one, in the numbers a router comparison is
+   * read by: throughput, mean TTFT and the engines' cache hit rate (in points).
+   */
+  static List<String> relativeToFirst(List<String> arms, Map<String, ArmRunner.Run> runs) {
+    List<String> done = arms.stream().filter(a -> runs.get(a) != null && runs.get(a).status != null
+        && ArmPhase.of(runs.get(a).status.phase) == ArmPhase.Succeeded && runs.get(a).status.results != null
+        && !runs.get(a).status.results.isEmpty()).toList();
+    List<String> lines = new ArrayList<>();
+    if (done.size() < 2) {
+      return lines;
+    }
+    Map<String, String> base = runs.get(done.get(0)).status.results;
+    for (String arm : done.subList(1, done.size())) {
+      Map<String, String> r = runs.get(arm).status.results;
+      List<String> parts = new ArrayList<>();
+      change(parts, "req/s", base.get("request_throughput"), r.get("request_throughput"));
+      change(parts, "mean TTFT", base.get("mean_ttft_ms"), r.get("mean_ttft_ms"));
+      Double hitBase = parse(base.get("engine_cache_hit_rate"));
+      Double hit = parse(r.get("engine_cache_hit_rate"));
+      if (hitBase != null && hit != null) {
+        parts.add(String.format(Locale.ROOT, "cache hit %+.1f pts", (hit - hitBase) * 100));
+      }
+      if (!parts.isEmpty()) {
+        lines.add(arm + " vs " + done.get(0) + ": " + String.join(", ", parts));
+      }
+    }
+    return lines;
+  }
+
+  private static void change(List<String> parts, String what, String base, String value) {
+    Double b = parse(base);
+    Double v = parse(value);
+    if (b != null && v != null && b != 0) {
+      parts.add(String.format(Locale.ROOT, "%s %+.1f%%", what, (v - b) / b * 100));
+    }
+  }
+
+  private static Double parse(String value) {
+    try {
+      return value == null ? null : Double.valueOf(value);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static String percent(String fraction) {

@@ -128,6 +128,31 @@ class ApplyOutputTest {
   }
 
   @Test
+  void succeededArmsAreComparedWithTheFirstInThroughputTtftAndCacheHits() {
+    Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
+    String[][] results = {
+        {"a", "Succeeded", "150.0", "400.0", "0.50"},
+        {"b", "Failed", "10.0", "9000.0", "0.01"},
+        {"c", "Succeeded", "120.0", "500.0", "0.35"},
+        {"d", "Succeeded", "165.0", "380.0", null}};
+    for (String[] row : results) {
+      ArmRunner.Run r = run(row[0], row[1], 2, true);
+      r.status.results = new LinkedHashMap<>();
+      r.status.results.put("request_throughput", row[2]);
+      r.status.results.put("mean_ttft_ms", row[3]);
+      if (row[4] != null) {
+        r.status.results.put("engine_cache_hit_rate", row[4]);
+      }
+      runs.put(row[0], r);
+    }
+    assertThat(ApplyOutput.relativeToFirst(List.of("a", "b", "c", "d"), runs)).containsExactly(
+        "c vs a: req/s -20.0%, mean TTFT +25.0%, cache hit -15.0 pts",
+        "d vs a: req/s +10.0%, mean TTFT -5.0%");
+    // One succeeded arm has nothing to be compared with.
+    assertThat(ApplyOutput.relativeToFirst(List.of("a", "b"), runs)).isEmpty();
+  }
+
+  @Test
   void durations() {
     assertThat(ApplyOutput.duration(Duration.ofMillis(850))).isEqualTo("850ms");
     assertThat(ApplyOutput.duration(Duration.ofMillis(12_345))).isEqualTo("12.3s");
