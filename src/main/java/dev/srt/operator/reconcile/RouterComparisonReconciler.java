@@ -73,6 +73,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
   private final MeterRegistry metrics;
   private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
+  private final ArmResultGauges results;
 
   public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, EventRecorder events, Clock clock, Duration startingPoll,
       MeterRegistry metrics) {
@@ -81,6 +82,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       Gauge.builder("srt_arms", armPhases, m -> m.values().stream().flatMap(List::stream).filter(phase.name()::equals).count())
           .description("Arms of all RouterComparisons by phase").tag("phase", phase.name()).register(metrics);
     }
+    this.results = new ArmResultGauges(metrics);
     this.client = client;
     this.hosts = hosts;
     this.events = events;
@@ -112,6 +114,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     RouterComparisonStatus next = run.status();
     run.emitTransitions(old, next);
     armPhases.put(ResourceID.fromResource(rc), next.arms.stream().map(a -> a.phase).toList());
+    results.update(ResourceID.fromResource(rc), next.arms);
     if (!sameStatus(old, next)) {
       writeStatus(rc, context, next);
     }
@@ -434,6 +437,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     if (problem == null) {
       cleanupAttempts.remove(id);
       armPhases.remove(id);
+      results.remove(id);
       return DeleteControl.defaultDelete();
     }
     int attempt = cleanupAttempts.merge(id, 1, Integer::sum);

@@ -32,6 +32,7 @@ class OperatorMockIT {
   static final Duration WAIT = Duration.ofSeconds(30);
 
   MockApiServer api;
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   KubernetesClient client;
   FakeHosts.State host;
   SrtOperator operator;
@@ -45,7 +46,7 @@ class OperatorMockIT {
   }
 
   SrtOperator startOperator() {
-    SrtOperator op = new SrtOperator(client, new FakeHosts(host), new SimpleMeterRegistry(),
+    SrtOperator op = new SrtOperator(client, new FakeHosts(host), registry,
         new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200)));
     op.start();
     return op;
@@ -156,6 +157,9 @@ class OperatorMockIT {
         .satisfies(o -> assertThat(o.getUid()).isEqualTo(rc.getMetadata().getUid())));
     assertThat(cms.get(0).getData().values().iterator().next()).startsWith("#!/bin/bash");
 
+    // The results are gauges on the operator's /metrics too.
+    assertThat(registry.find("srt_arm_result").tags("comparison", "qwen3-32b-routers", "arm", "dynamo-kv-policy",
+        "metric", "engine_cache_hit_rate").gauge()).isNotNull().extracting(g -> g.value()).isEqualTo(0.5);
     // `srt-operator report --kube` prints the comparison's table from this status.
     java.nio.file.Path kubeconfig = java.nio.file.Files.createTempFile("kubeconfig", ".yaml");
     java.nio.file.Files.writeString(kubeconfig, api.kubeconfig(NS));
@@ -172,8 +176,10 @@ class OperatorMockIT {
     String table = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertThat(code).as(table).isZero();
     assertThat(table).contains("3/3 arms succeeded");
-    assertThat(table.lines().filter(l -> l.strip().startsWith("dynamo-kv-policy "))).singleElement()
+    assertThat(table.lines().filter(l -> l.strip().startsWith("dynamo-kv-policy ") && !l.contains(" vs "))).singleElement()
         .satisfies(l -> assertThat(l.strip().split("\\s+")).startsWith("dynamo-kv-policy", "Succeeded", "2/2", "ready").contains("150.5", "50.0%"));
+    // each arm against the first: same throughput and TTFT, 40 points more cache hits than sgl-router's 10 %
+    assertThat(table).contains("dynamo-kv-policy vs sgl-router: req/s +0.0%, mean TTFT +0.0%, cache hit +40.0 pts");
   }
 
   @Test
