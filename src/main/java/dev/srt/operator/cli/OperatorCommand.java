@@ -4,16 +4,13 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.srt.operator.reconcile.ClusterConnections;
 import dev.srt.operator.reconcile.SrtOperator;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -61,8 +58,7 @@ public final class OperatorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    KubernetesClient client = kubeconfig == null ? new KubernetesClientBuilder().build()
-        : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+    KubernetesClient client = KubeClients.connect(kubeconfig);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     String leaseNamespace = !leaderElection ? null
         : leaderElectionNamespace != null ? leaderElectionNamespace

@@ -16,13 +16,10 @@ import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.reconcile.ArmProgress;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -116,8 +113,7 @@ public final class ReportCommand implements Callable<Integer> {
   }
 
   private RouterComparison fromKubernetes() throws IOException {
-    try (KubernetesClient client = kubeconfig == null ? new KubernetesClientBuilder().build()
-        : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build()) {
+    try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
       String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
       RouterComparison rc = client.resources(RouterComparison.class).inNamespace(ns).withName(kube).get();
       if (rc == null) {
