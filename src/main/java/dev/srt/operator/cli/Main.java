@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       DiffCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
+      LogsCommand.class,
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,

@@ -287,6 +287,21 @@ class ApplyCommandIT {
     Result later = report("-f", comparison.toString(), "--cluster", cluster("env: {SRT_EMULATOR_FAIL_HEALTH: \"1\"}").toString());
     assertThat(later.code()).isEqualTo(1);
     assertThat(later.out()).contains("sgl-router: failed: GateTimeout: worker-0 not ready after 3s").contains("dynamo-kv: not run");
+
+    // Its logs, from the run directory: the list, the end of the script's own log, a missing one.
+    String clusterFile = cluster("env: {SRT_EMULATOR_FAIL_HEALTH: \"1\"}").toString();
+    Result list = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router");
+    assertThat(list.code()).as(list.toString()).isZero();
+    assertThat(list.out().lines()).contains("script.log", "worker-0.log", "worker-1.log", "router.log");
+    Result script = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "script",
+        "--tail", "3");
+    assertThat(script.code()).as(script.toString()).isZero();
+    assertThat(script.out().lines()).hasSize(3).last().asString().contains("finished: failed");
+    assertThat(script.err()).contains("run " + runIds.get(0) + " of arm sgl-router");
+    Result missing = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "sidecar-0");
+    assertThat(missing.code()).isEqualTo(1);
+    assertThat(missing.err()).contains("sidecar-0.log");
+    assertThat(run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "dynamo-kv").err()).contains("has no run");
   }
 
   /** Ctrl-C: the arm in flight is cancelled, nothing of it is left, exit 130. */

@@ -1,0 +1,87 @@
+package dev.srt.operator.cli;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.host.ExecResult;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.LatestRuns;
+import dev.srt.operator.host.Transport;
+import dev.srt.operator.render.Shell;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "logs", mixinStandardHelpOptions = true, description = {
+    "Prints the end of a log of an arm's newest run, read from the GpuCluster's run directory: the script's own log",
+    "(logs/script.log) or one process's (--process worker-0, router, sidecar-1, benchmark, dynamo-build, ...).",
+    "Without --process, lists the run's logs."})
+public final class LogsCommand implements Callable<Integer> {
+  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
+      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
+  List<Path> files;
+
+  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arm ran on (instead of the one clusterRef names).")
+  Path clusterFile;
+
+  @Option(names = "--arm", required = true, paramLabel = "NAME", description = "The arm.")
+  String arm;
+
+  @Option(names = "--process", paramLabel = "NAME", description = "The process (or build stage) whose log to print; `script` for the script's own.")
+  String process;
+
+  @Option(names = "--tail", paramLabel = "N", defaultValue = "100", description = "How many last lines (default: ${DEFAULT-VALUE}).")
+  int tail;
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @Override
+  public Integer call() {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    if (process != null && !process.matches("[a-z0-9][a-z0-9-]*")) {
+      err.println("logs: --process takes a process name such as worker-0, router or benchmark");
+      return 2;
+    }
+    try {
+      Inputs in = Inputs.load(files, clusterFile, null, err);
+      in.arms(arm, err);
+      RouterComparison rc = in.comparison();
+      GpuCluster cluster = in.cluster();
+      if (cluster == null) {
+        err.println("logs: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
+        return 1;
+      }
+      try (Transport transport = ApplyCommand.transport(cluster)) {
+        Map<String, LatestRuns.Found> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE,
+            rc.getMetadata().getName(), List.of(arm));
+        if (!found.containsKey(arm)) {
+          err.println("logs: arm " + arm + " has no run on GpuCluster " + cluster.getMetadata().getName());
+          return 1;
+        }
+        String runDir = found.get(arm).run().runDir(cluster.getSpec().workDir);
+        String command = process == null
+            ? "cd " + Shell.quote(runDir + "/logs") + " && ls -1"
+            : "tail -n " + Math.max(1, tail) + " -- " + Shell.quote(runDir + "/logs/" + process + ".log");
+        ExecResult r = transport.exec(command, TIMEOUT);
+        if (!r.succeeded()) {
+          err.println("logs: " + (r.stderr().isBlank() ? "exit " + r.exitCode() : r.stderr().strip()));
+          return 1;
+        }
+        err.println("run " + found.get(arm).run().runId() + " of arm " + arm + ": " + runDir);
+        out.print(r.stdout());
+        out.flush();
+        return 0;
+      }
+    } catch (Inputs.Invalid e) {
+      return 1;
+    } catch (ApplyCommand.UsageError | HostException e) {
+      err.println("logs: " + e.getMessage());
+      return 1;
+    }
+  }
+}
