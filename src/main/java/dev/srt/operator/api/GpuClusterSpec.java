@@ -30,6 +30,8 @@ public class GpuClusterSpec {
 
   /**
    * ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.
+   * The operator refuses local unless it was started with --allow-local-transport: scripts would
+   * run inside the operator's own pod, with its ServiceAccount.
    */
   public String transport;
 
@@ -69,6 +71,13 @@ public class GpuClusterSpec {
 
   /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
   public String pollInterval;
+
+  /**
+   * Lets RouterComparisons on this cluster use workload.tool: custom, a shell command of the
+   * comparison's author run on the host as the SSH user. Default false: the operator refuses such
+   * comparisons (the CLI, run by that user on their own account, does not ask).
+   */
+  public Boolean allowCustomWorkloads;
 
   @JsonIgnore
   public boolean isLocal() {

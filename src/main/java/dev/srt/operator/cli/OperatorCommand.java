@@ -3,6 +3,7 @@ package dev.srt.operator.cli;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.srt.operator.reconcile.ClusterConnections;
+import dev.srt.operator.reconcile.ClusterPolicy;
 import dev.srt.operator.reconcile.SrtOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -56,6 +57,11 @@ public final class OperatorCommand implements Callable<Integer> {
       description = "How often runs are polled while an arm starts; stable arms use their GpuCluster's pollInterval (default: ${DEFAULT-VALUE}).")
   String startingPollInterval;
 
+  @Option(names = "--allow-local-transport",
+      description = {"Accept GpuClusters with transport: local, whose scripts run inside the operator's own process (and pod, "
+          + "with its ServiceAccount). Off by default; for trying the operator on one machine and for tests."})
+  boolean allowLocalTransport;
+
   @Override
   public Integer call() throws Exception {
     KubernetesClient client = KubeClients.connect(kubeconfig);
@@ -66,7 +72,8 @@ public final class OperatorCommand implements Callable<Integer> {
     SrtOperator operator = new SrtOperator(client, new ClusterConnections(client, metrics), metrics,
         new SrtOperator.Settings(Set.copyOf(new LinkedHashSet<>(namespaces)), leaseNamespace,
             dev.srt.operator.config.Durations.parse(clusterProbeInterval, Duration.ofSeconds(30)),
-            dev.srt.operator.config.Durations.parse(startingPollInterval, Duration.ofSeconds(1))));
+            dev.srt.operator.config.Durations.parse(startingPollInterval, Duration.ofSeconds(1)),
+            new ClusterPolicy(allowLocalTransport)));
     HttpServer probes = probePort == 0 ? null : serve(probePort, List.of(
         route("/healthz", () -> true, "ok"), route("/readyz", operator::healthy, "ready")));
     HttpServer metricsServer = metricsPort == 0 ? null : metricsServer(metricsPort, metrics);
@@ -85,7 +92,8 @@ public final class OperatorCommand implements Callable<Integer> {
     operator.start();
     System.err.println("srt-operator " + VersionCommand.version() + " running"
         + (namespaces.isEmpty() ? " in all namespaces" : " in " + String.join(",", namespaces))
-        + (leaseNamespace == null ? "" : " (leader election in " + leaseNamespace + ")"));
+        + (leaseNamespace == null ? "" : " (leader election in " + leaseNamespace + ")")
+        + (allowLocalTransport ? "; transport: local allowed (scripts run in this process's environment)" : ""));
     stopped.await();
     return 0;
   }

@@ -40,15 +40,25 @@ public final class ClusterConnections implements Hosts {
   public synchronized RunHost forCluster(GpuCluster cluster) throws HostException {
     String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
     GpuClusterSpec spec = cluster.getSpec();
+    Entry entry = open.get(key);
     Secret keySecret = null;
     Secret knownHostsSecret = null;
     if (!spec.isLocal()) {
       SshSpec ssh = spec.ssh;
-      keySecret = secret(cluster, ssh.privateKeySecretRef);
-      knownHostsSecret = ssh.knownHostsSecretRef == null ? null : secret(cluster, ssh.knownHostsSecretRef);
+      try {
+        keySecret = secret(cluster, ssh.privateKeySecretRef);
+        knownHostsSecret = ssh.knownHostsSecretRef == null ? null : secret(cluster, ssh.knownHostsSecretRef);
+      } catch (HostException e) {
+        // Deleting a namespace deletes the Secrets at once, while its comparisons still have to
+        // cancel their jobs: the connection already open for the same cluster spec stays usable.
+        if (entry != null && entry.version().startsWith(cluster.getMetadata().getGeneration() + "|")
+            && cluster.getMetadata().getDeletionTimestamp() != null) {
+          return entry.host();
+        }
+        throw e;
+      }
     }
     String version = cluster.getMetadata().getGeneration() + "|" + versionOf(keySecret) + "|" + versionOf(knownHostsSecret);
-    Entry entry = open.get(key);
     if (entry != null && entry.version().equals(version)) {
       return entry.host();
     }

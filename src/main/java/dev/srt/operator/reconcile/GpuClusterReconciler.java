@@ -1,14 +1,20 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.Api;
+import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.GpuClusterStatus;
 import dev.srt.operator.config.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -30,11 +36,19 @@ import org.slf4j.LoggerFactory;
  * Keeps a GpuCluster's {@code Reachable} condition and host facts current. The probe (one remote
  * command) runs on the polling event source's thread, never the reconcile thread, and never throws:
  * a failure is a probe result too.
+ *
+ * <p>Its finalizer holds the GpuCluster (and so the host it names) while a RouterComparison still
+ * has a run on it: deleting a namespace deletes both at once, and the comparisons' cleanup needs
+ * the cluster to cancel their jobs.
  */
-@ControllerConfiguration(name = "gpucluster")
-public class GpuClusterReconciler implements Reconciler<GpuCluster> {
+@ControllerConfiguration(name = "gpucluster", finalizerName = GpuClusterReconciler.FINALIZER)
+public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<GpuCluster> {
   private static final Logger LOG = LoggerFactory.getLogger(GpuClusterReconciler.class);
   public static final String REACHABLE = "Reachable";
+  /** True while the cluster is being deleted and runs still use it. */
+  public static final String IN_USE = "InUse";
+  public static final String FINALIZER = Api.GROUP + "/wait-for-runs";
+  static final Duration IN_USE_RECHECK = Duration.ofSeconds(5);
 
   /** What the last probe said. */
   public record ProbeResult(boolean reachable, String reason, String message, HostProbe.Facts facts, Instant at) {}
@@ -44,8 +58,13 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
   private final Duration period;
 
   private final MeterRegistry metrics;
+  private final KubernetesClient client;
+  private final ClusterPolicy policy;
 
-  public GpuClusterReconciler(Hosts hosts, Clock clock, Duration period, MeterRegistry metrics) {
+  public GpuClusterReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, Clock clock, Duration period,
+      MeterRegistry metrics) {
+    this.client = client;
+    this.policy = policy;
     this.metrics = metrics;
     this.hosts = hosts;
     this.clock = clock;
@@ -67,6 +86,10 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
       List<Problem> errors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
       if (!errors.isEmpty()) {
         return Set.of(new ProbeResult(false, "SpecInvalid", errors.stream().map(Problem::describe).reduce((a, b) -> a + "; " + b).orElse(""), null, now));
+      }
+      var refusal = policy.refusal(cluster);
+      if (refusal.isPresent()) {
+        return Set.of(new ProbeResult(false, refusal.get().reason(), refusal.get().message(), null, now));
       }
       RunHost host = hosts.forCluster(cluster);
       HostProbe.Facts facts = host.probe();
@@ -116,12 +139,69 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster> {
     if (old == null || !Mappers.json().valueToTree(old).equals(Mappers.json().valueToTree(s))) {
       LOG.info("GpuCluster {}/{}: {}", cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
           probe == null ? "probing" : probe.reason() + ": " + probe.message());
-      PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, r -> {
-        r.setStatus(s);
-        return r;
-      });
+      writeStatus(cluster, context, s);
     }
     return UpdateControl.noUpdate();
+  }
+
+  /**
+   * Lets the GpuCluster go once no RouterComparison of its namespace has a run on it. Comparisons
+   * being deleted with it cancel their runs through it first; a comparison that stays keeps running
+   * what it started and starts nothing new on a cluster being deleted.
+   */
+  @Override
+  public DeleteControl cleanup(GpuCluster cluster, Context<GpuCluster> context) {
+    String ns = cluster.getMetadata().getNamespace();
+    List<String> runs;
+    try {
+      runs = runsOn(cluster.getMetadata().getName(), client.resources(RouterComparison.class).inNamespace(ns).list().getItems());
+    } catch (RuntimeException e) {
+      LOG.warn("GpuCluster {}/{}: cannot list RouterComparisons before deletion: {}", ns, cluster.getMetadata().getName(), e.getMessage());
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(IN_USE_RECHECK);
+    }
+    if (runs.isEmpty()) {
+      return DeleteControl.defaultDelete();
+    }
+    GpuClusterStatus s = cluster.getStatus() == null ? new GpuClusterStatus() : Mappers.json().convertValue(cluster.getStatus(), GpuClusterStatus.class);
+    String message = "waiting for " + runs.size() + " run(s) before deletion: " + String.join(", ", runs.subList(0, Math.min(runs.size(), 5)))
+        + (runs.size() > 5 ? ", ..." : "");
+    var before = Conditions.find(s.conditions, IN_USE);
+    Conditions.set(s.conditions, IN_USE, Conditions.TRUE, "RunsInFlight", message, cluster.getMetadata().getGeneration(), clock.instant());
+    if (before == null || !message.equals(before.getMessage())) {
+      LOG.info("GpuCluster {}/{}: {}", ns, cluster.getMetadata().getName(), message);
+      try {
+        writeStatus(cluster, context, s);
+      } catch (RuntimeException e) {
+        LOG.warn("GpuCluster {}/{}: cannot write status during deletion: {}", ns, cluster.getMetadata().getName(), e.getMessage());
+      }
+    }
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(IN_USE_RECHECK);
+  }
+
+  /** "comparison/arm (run id)" of every run that still uses the cluster {@code clusterName}. */
+  static List<String> runsOn(String clusterName, List<RouterComparison> comparisons) {
+    List<String> out = new ArrayList<>();
+    for (RouterComparison rc : comparisons) {
+      if (rc.getSpec() == null || rc.getSpec().clusterRef == null || !clusterName.equals(rc.getSpec().clusterRef.name)
+          || rc.getStatus() == null || rc.getStatus().arms == null) {
+        continue;
+      }
+      for (ArmStatus a : rc.getStatus().arms) {
+        // A recorded run id may have been submitted already (the record comes first): it counts.
+        boolean holds = a.runId != null && (ArmPhase.of(a.phase).inFlight() || ArmPhase.of(a.phase) == ArmPhase.Pending);
+        if (holds) {
+          out.add(rc.getMetadata().getName() + "/" + a.name + " (" + a.runId + ")");
+        }
+      }
+    }
+    return out;
+  }
+
+  protected void writeStatus(GpuCluster cluster, Context<GpuCluster> context, GpuClusterStatus status) {
+    PrimaryUpdateAndCacheUtils.updateStatusAndCacheResource(cluster, context, r -> {
+      r.setStatus(status);
+      return r;
+    });
   }
 
 

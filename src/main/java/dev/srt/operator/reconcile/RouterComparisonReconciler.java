@@ -74,9 +74,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final MeterRegistry metrics;
   private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
   private final ArmResultGauges results;
+  private final ClusterPolicy policy;
 
-  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, EventRecorder events, Clock clock, Duration startingPoll,
-      MeterRegistry metrics) {
+  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, EventRecorder events, Clock clock,
+      Duration startingPoll, MeterRegistry metrics) {
+    this.policy = policy;
     this.metrics = metrics;
     for (ArmPhase phase : ArmPhase.values()) {
       Gauge.builder("srt_arms", armPhases, m -> m.values().stream().flatMap(List::stream).filter(phase.name()::equals).count())
@@ -138,6 +140,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     final Map<String, ArmStatus> arms = new LinkedHashMap<>();
     String observedRerun;
     boolean rerun;
+    /** The GpuCluster is being deleted: its runs are watched (and cancelled) but none is started. */
+    boolean clusterDeleting;
 
     Run(RouterComparison rc, String who, Instant now) {
       this.rc = rc;
@@ -170,7 +174,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
       String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
       cluster = clusterName == null ? null : client.resources(GpuCluster.class).inNamespace(ns).withName(clusterName).get();
-      specErrors = Validator.validate(rc, cluster).stream().filter(Problem::isError).toList();
+      specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
+      specErrors.addAll(policy.problems(rc, cluster));
       if (cluster == null) {
         clusterState = new ClusterState(false, "ClusterNotFound", "GpuCluster " + clusterName + " not found in namespace " + ns);
         return;
@@ -181,6 +186,12 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
             + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
         return;
       }
+      var refusal = policy.refusal(cluster);
+      if (refusal.isPresent()) {
+        clusterState = new ClusterState(false, refusal.get().reason(), "GpuCluster " + clusterName + ": " + refusal.get().message());
+        return;
+      }
+      clusterDeleting = cluster.getMetadata().getDeletionTimestamp() != null;
       try {
         host = hosts.forCluster(cluster);
         ClusterState polled = observations.clusterState(clusterKey());
@@ -274,6 +285,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       }
       if (arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight())) {
         return Duration.ofMinutes(5);
+      }
+      if (clusterDeleting) {
+        clusterState = new ClusterState(false, "ClusterDeleting", "GpuCluster " + cluster.getMetadata().getName()
+            + " is being deleted: no new run starts on it");
+        return null;
       }
       ArmStatus next = order().stream().map(arms::get)
           .filter(a -> a != null && ArmPhase.of(a.phase) == ArmPhase.Pending).findFirst().orElse(null);
@@ -421,6 +437,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           : client.resources(GpuCluster.class).inNamespace(rc.getMetadata().getNamespace()).withName(clusterName).get();
       if (!running.isEmpty() && cluster == null) {
         problem = "GpuCluster " + clusterName + " not found, so its jobs cannot be cancelled";
+      } else if (!running.isEmpty() && policy.refusal(cluster).isPresent()) {
+        problem = "GpuCluster " + clusterName + ": " + policy.refusal(cluster).get().message();
       } else if (!running.isEmpty()) {
         RunHost host = hosts.forCluster(cluster);
         for (ArmStatus a : running) {

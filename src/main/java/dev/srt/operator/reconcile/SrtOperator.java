@@ -18,9 +18,9 @@ import java.util.Set;
 public final class SrtOperator implements AutoCloseable {
   /** What can be tuned from the command line. */
   public record Settings(Set<String> namespaces, String leaderElectionNamespace, Duration clusterProbeInterval,
-      Duration startingPollInterval) {
+      Duration startingPollInterval, ClusterPolicy policy) {
     public static Settings defaults() {
-      return new Settings(Set.of(), null, Duration.ofSeconds(30), Duration.ofSeconds(1));
+      return new Settings(Set.of(), null, Duration.ofSeconds(30), Duration.ofSeconds(1), new ClusterPolicy(false));
     }
   }
 
@@ -48,13 +48,13 @@ public final class SrtOperator implements AutoCloseable {
       }
     });
     EventRecorder events = new EventRecorder(client);
-    this.comparisons = new RouterComparisonReconciler(client, hosts, events, clock, settings.startingPollInterval(), metrics);
+    this.comparisons = new RouterComparisonReconciler(client, hosts, settings.policy(), events, clock, settings.startingPollInterval(), metrics);
     operator.register(comparisons, c -> {
       if (!settings.namespaces().isEmpty()) {
         c.settingNamespaces(settings.namespaces());
       }
     });
-    operator.register(new GpuClusterReconciler(hosts, clock, settings.clusterProbeInterval(), metrics), c -> {
+    operator.register(new GpuClusterReconciler(client, hosts, settings.policy(), clock, settings.clusterProbeInterval(), metrics), c -> {
       if (!settings.namespaces().isEmpty()) {
         c.settingNamespaces(settings.namespaces());
       }

@@ -54,7 +54,7 @@ class KubectlIT {
     kubeconfig = dir.resolve("kubeconfig");
     Files.writeString(kubeconfig, api.kubeconfig(NS));
     operator = new SrtOperator(client, new FakeHosts(host), new SimpleMeterRegistry(),
-        new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200)));
+        new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200), new ClusterPolicy(true)));
     operator.start();
   }
 

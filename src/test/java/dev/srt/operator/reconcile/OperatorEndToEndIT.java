@@ -53,7 +53,7 @@ class OperatorEndToEndIT {
         .withData(Map.of("id_ed25519", b64(Files.readAllBytes(ssh.keyFile())), "known_hosts", b64(Files.readAllBytes(ssh.knownHostsFile()))))
         .build()).create();
     operator = new SrtOperator(client, new ClusterConnections(client, new SimpleMeterRegistry()), new SimpleMeterRegistry(),
-        new SrtOperator.Settings(java.util.Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500)));
+        new SrtOperator.Settings(java.util.Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500), new ClusterPolicy(false)));
     operator.start();
   }
 

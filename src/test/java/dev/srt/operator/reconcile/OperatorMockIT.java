@@ -47,7 +47,7 @@ class OperatorMockIT {
 
   SrtOperator startOperator() {
     SrtOperator op = new SrtOperator(client, new FakeHosts(host), registry,
-        new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200)));
+        new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(5), Duration.ofMillis(200), new ClusterPolicy(true)));
     op.start();
     return op;
   }

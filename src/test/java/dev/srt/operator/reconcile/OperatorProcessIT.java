@@ -72,7 +72,7 @@ class OperatorProcessIT {
     int probes = freePort();
     operator = new ProcessBuilder("java", "-jar", "target/srt-operator.jar", "operator", "--kubeconfig", kubeconfig.toString(),
         "--metrics-port", String.valueOf(metrics), "--probe-port", String.valueOf(probes),
-        "--leader-election", "--leader-election-namespace", "srt-system", "--namespaces", "bench")
+        "--leader-election", "--leader-election-namespace", "srt-system", "--namespaces", "bench", "--allow-local-transport")
         .redirectErrorStream(true).redirectOutput(dir.resolve("operator.log").toFile()).start();
 
     await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz") == 200);
