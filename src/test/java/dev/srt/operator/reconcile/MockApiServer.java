@@ -24,6 +24,18 @@ import java.util.Queue;
  * kube-apiserver can be had here, and the mock enforces neither schemas nor CEL.
  */
 final class MockApiServer implements AutoCloseable {
+  /**
+   * The mock logs every request at INFO through java.util.logging (hundreds of KB per CI run);
+   * held in a field because JUL keeps loggers only weakly, and a collected one forgets its level.
+   */
+  private static final java.util.logging.Logger QUIET = quiet("io.fabric8.mockwebserver");
+
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+    logger.setLevel(java.util.logging.Level.WARNING);
+    return logger;
+  }
+
   final KubernetesMockServer server;
   final KubernetesClient client;
 
