@@ -5,11 +5,15 @@ import dev.srt.operator.config.Mappers;
 import dev.srt.operator.emulator.EmulatorState;
 import dev.srt.operator.emulator.JavaLauncher;
 import dev.srt.operator.emulator.ShimInstaller;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.reconcile.ClusterPreparer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A local GpuCluster annotated {@code srt.dev/emulated-host: "true"} is this machine turned into an
@@ -52,6 +56,30 @@ final class EmulatedHost {
     }
     copy.getSpec().path = path;
     return copy;
+  }
+
+  /**
+   * The operator's view of emulated clusters: shims installed once per work directory for the life
+   * of the process (they run this jar, which does not change under a running operator), then the
+   * copy with the shims on its path; other clusters pass unchanged.
+   */
+  static ClusterPreparer operatorPreparer() {
+    Set<Path> installed = ConcurrentHashMap.newKeySet();
+    return cluster -> {
+      if (!isEmulated(cluster)) {
+        return cluster;
+      }
+      Path bin = binDir(cluster);
+      if (!installed.contains(bin)) {
+        try {
+          install(cluster);
+        } catch (IOException | RuntimeException e) {
+          throw new HostException(HostException.Kind.COMMAND_FAILED, "cannot install the emulated host's shims in " + bin + ": " + e.getMessage());
+        }
+        installed.add(bin);
+      }
+      return withShimsOnPath(cluster);
+    };
   }
 
   /** Installs the shims for {@code cluster}, running this jar (or {@link #JAR_PROPERTY}). */

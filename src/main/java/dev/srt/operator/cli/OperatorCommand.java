@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.srt.operator.reconcile.ClusterConnections;
 import dev.srt.operator.reconcile.ClusterPolicy;
+import dev.srt.operator.reconcile.ClusterPreparer;
 import dev.srt.operator.reconcile.SrtOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -73,7 +74,7 @@ public final class OperatorCommand implements Callable<Integer> {
         new SrtOperator.Settings(Set.copyOf(new LinkedHashSet<>(namespaces)), leaseNamespace,
             dev.srt.operator.config.Durations.parse(clusterProbeInterval, Duration.ofSeconds(30)),
             dev.srt.operator.config.Durations.parse(startingPollInterval, Duration.ofSeconds(1)),
-            new ClusterPolicy(allowLocalTransport)));
+            new ClusterPolicy(allowLocalTransport, allowLocalTransport ? EmulatedHost.operatorPreparer() : ClusterPreparer.NONE)));
     HttpServer probes = probePort == 0 ? null : serve(probePort, List.of(
         route("/healthz", () -> true, "ok"), route("/readyz", operator::healthy, "ready")));
     HttpServer metricsServer = metricsPort == 0 ? null : metricsServer(metricsPort, metrics);

@@ -15,9 +15,14 @@ import java.util.Optional;
  *
  * @param allowLocalTransport {@code --allow-local-transport}: a {@code transport: local} cluster
  *     runs scripts inside the operator's pod, whose ServiceAccount reads Secrets; off by default
+ * @param preparer how an accepted cluster is prepared before it is planned on (the emulated host)
  */
-public record ClusterPolicy(boolean allowLocalTransport) {
+public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer preparer) {
   public static final String LOCAL_TRANSPORT_NOT_ALLOWED = "LocalTransportNotAllowed";
+
+  public ClusterPolicy(boolean allowLocalTransport) {
+    this(allowLocalTransport, ClusterPreparer.NONE);
+  }
 
   /** Why the operator will not use {@code cluster} at all, if it will not. */
   public Optional<Refusal> refusal(GpuCluster cluster) {

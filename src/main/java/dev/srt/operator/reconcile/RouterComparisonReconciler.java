@@ -193,6 +193,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       }
       clusterDeleting = cluster.getMetadata().getDeletionTimestamp() != null;
       try {
+        cluster = policy.preparer().prepare(cluster);
         host = hosts.forCluster(cluster);
         ClusterState polled = observations.clusterState(clusterKey());
         clusterState = polled != null ? polled : new ClusterState(null, "Probing", "connecting to " + host.describe());

@@ -1,0 +1,85 @@
+package dev.srt.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator honours {@code srt.dev/emulated-host} as {@code apply} does: started from the jar
+ * with {@code --allow-local-transport} against the CRUD mock API server, the two examples applied
+ * unmodified run every arm to the end on this machine's emulated GPU host.
+ */
+class OperatorEmulatedHostIT {
+  @TempDir Path dir;
+  MockApiServer api;
+  KubernetesClient client;
+  Process operator;
+
+  @BeforeEach
+  void start() throws Exception {
+    api = new MockApiServer();
+    client = api.client;
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, api.kubeconfig("default"));
+    operator = new ProcessBuilder("java", "-jar", "target/srt-operator.jar", "operator", "--kubeconfig", kubeconfig.toString(),
+        "--metrics-port", "0", "--probe-port", "0", "--namespaces", "default", "--starting-poll-interval", "500ms",
+        "--allow-local-transport")
+        .redirectErrorStream(true).redirectOutput(dir.resolve("operator.log").toFile()).start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    try {
+      if (operator != null && operator.isAlive()) {
+        operator.destroy();
+        if (!operator.waitFor(30, TimeUnit.SECONDS)) {
+          operator.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    } finally {
+      api.close();
+    }
+  }
+
+  <T> T load(String file, Class<T> type) throws Exception {
+    try (InputStream in = Files.newInputStream(Path.of(file))) {
+      return client.getKubernetesSerialization().unmarshal(in, type);
+    }
+  }
+
+  @Test
+  void theExamplesRunUnmodifiedOnTheEmulatedHost() throws Exception {
+    client.resource(load("examples/local-emulated-cluster.yaml", GpuCluster.class)).inNamespace("default").create();
+    RouterComparison rc = client.resource(load("examples/router-comparison.yaml", RouterComparison.class)).inNamespace("default").create();
+    String name = rc.getMetadata().getName();
+    try {
+      await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        RouterComparison now = client.resources(RouterComparison.class).inNamespace("default").withName(name).get();
+        return now.getStatus() != null && (Conditions.isTrue(now.getStatus().conditions, StatusAggregator.COMPLETE)
+            || "Failed".equals(now.getStatus().phase));
+      });
+    } catch (RuntimeException e) {
+      System.out.println("---- operator log\n" + Files.readString(dir.resolve("operator.log")));
+      throw e;
+    }
+    RouterComparison done = client.resources(RouterComparison.class).inNamespace("default").withName(name).get();
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo("Succeeded");
+    assertThat(done.getStatus().arms).hasSize(3).allSatisfy(a -> {
+      assertThat(a.phase).isEqualTo("Succeeded");
+      assertThat(a.results).containsKey("request_throughput");
+      assertThat(a.runDir).startsWith("/tmp/srt-emulated-host/default/" + name + "/");
+    });
+  }
+}
