@@ -8,8 +8,10 @@ public final class FieldPath {
 
   private FieldPath() {}
 
+  /** The path of a map key; a key that is not plain is quoted, escaped and cut as {@link Echo#value} does. */
   public static String field(String parent, String name) {
-    String key = PLAIN_KEY.matcher(name).matches() ? name : "[\"" + name.replace("\"", "\\\"") + "\"]";
+    String shown = Echo.value(name);
+    String key = PLAIN_KEY.matcher(shown).matches() ? shown : "[\"" + shown.replace("\"", "\\\"") + "\"]";
     if (parent.isEmpty()) {
       return key;
     }

@@ -48,7 +48,7 @@ public final class FlagVocabulary {
     }
     return args.keySet().stream()
         .filter(k -> !knows(program, "--" + k.replace('_', '-')))
-        .map(k -> Problem.warning(FieldPath.field(path, k), "--" + k.replace('_', '-') + " is not a known flag of " + program
+        .map(k -> Problem.warning(FieldPath.field(path, k), "--" + Echo.value(k.replace('_', '-')) + " is not a known flag of " + program
             + " (passed through as given; check the spelling and the version you run)"))
         .toList();
   }
@@ -62,7 +62,7 @@ public final class FlagVocabulary {
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (a != null && a.startsWith("--") && !knows(program, a.contains("=") ? a.substring(0, a.indexOf('=')) : a)) {
-        out.add(Problem.warning(path + "[" + i + "]", a + " is not a known flag of " + program
+        out.add(Problem.warning(path + "[" + i + "]", Echo.value(a) + " is not a known flag of " + program
             + " (passed through as given; check the spelling and the version you run)"));
       }
     }

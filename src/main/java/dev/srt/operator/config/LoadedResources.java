@@ -47,6 +47,8 @@ public final class LoadedResources {
     for (Path f : all) {
       try {
         r.addAll(YamlLoader.load(f));
+      } catch (YamlLoader.Rejected e) {
+        r.problems.addAll(e.problems());
       } catch (JsonProcessingException e) {
         r.problems.add(notYaml(f.toString(), e));
       } catch (IOException e) {
@@ -69,6 +71,8 @@ public final class LoadedResources {
     LoadedResources r = new LoadedResources();
     try {
       r.addAll(YamlLoader.parse(name, yaml));
+    } catch (YamlLoader.Rejected e) {
+      r.problems.addAll(e.problems());
     } catch (JsonProcessingException e) {
       r.problems.add(notYaml(name, e));
     } catch (IOException e) {
@@ -115,7 +119,7 @@ public final class LoadedResources {
           : "GpuCluster".equals(kind) ? GpuCluster.class : null;
       if (type == null) {
         found.add(Problem.error("kind", kind == null ? "is required: RouterComparison or GpuCluster"
-            : "unknown kind " + kind + "; expected RouterComparison or GpuCluster"));
+            : "unknown kind " + Echo.value(kind) + "; expected RouterComparison or GpuCluster"));
         problems.addAll(locate(doc, found));
         continue;
       }

@@ -4,8 +4,17 @@ package dev.srt.operator.config;
  * One thing wrong (or worth a warning) with an input, addressed by its field path, e.g.
  * {@code spec.arms[1].dynamo.policyCatalog.rev}. The location is known only for input read from
  * a file.
+ *
+ * <p>The path and message are escaped ({@link Echo#escape}) so that no value of the input can add a
+ * line, move the cursor or reorder text where the problem is shown; values in messages should also
+ * be cut with {@link Echo#value}.
  */
 public record Problem(Severity severity, String path, String message, Location location) {
+  public Problem {
+    path = Echo.escape(path);
+    message = Echo.escape(message);
+  }
+
   public enum Severity {
     ERROR,
     WARNING

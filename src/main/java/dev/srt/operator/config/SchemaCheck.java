@@ -50,11 +50,15 @@ public final class SchemaCheck {
     }
     if (raw == String.class) {
       if (!node.isTextual()) {
-        out.add(Problem.error(path, "must be a string" + (node.isValueNode() ? " (quote it: \"" + node.asText() + "\")" : "")));
+        out.add(Problem.error(path, "must be a string" + (node.isValueNode() ? " (quote it: \"" + Echo.value(node.asText()) + "\")" : "")));
       }
     } else if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {
+      boolean isInt = raw == Integer.class || raw == int.class;
       if (!node.isIntegralNumber()) {
         out.add(Problem.error(path, "must be an integer"));
+      } else if (isInt ? !node.canConvertToInt() : !node.canConvertToLong()) {
+        out.add(Problem.error(path, "must be an integer from " + (isInt ? Integer.MIN_VALUE : Long.MIN_VALUE)
+            + " to " + (isInt ? Integer.MAX_VALUE : Long.MAX_VALUE)));
       }
     } else if (raw == Boolean.class || raw == boolean.class) {
       if (!node.isBoolean()) {

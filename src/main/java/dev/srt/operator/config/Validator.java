@@ -106,7 +106,7 @@ public final class Validator {
     if (cluster != null && spec.clusterRef != null && spec.clusterRef.name != null
         && cluster.getMetadata() != null && !spec.clusterRef.name.equals(cluster.getMetadata().getName())) {
       out.add(Problem.warning("spec.clusterRef.name",
-          "names " + spec.clusterRef.name + " but the cluster in use is " + cluster.getMetadata().getName()));
+          "names " + Echo.value(spec.clusterRef.name) + " but the cluster in use is " + Echo.value(cluster.getMetadata().getName())));
     }
     String effectiveMode = mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode;
     if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
@@ -137,7 +137,7 @@ public final class Validator {
       } else if (!DNS_LABEL.matcher(arm.name).matches() || arm.name.length() > 63) {
         out.add(Problem.error(p + ".name", "must be a DNS label: lower-case letters, digits and '-', at most 63 characters"));
       } else if (!seen.add(arm.name)) {
-        out.add(Problem.error(p + ".name", "duplicate arm name " + arm.name));
+        out.add(Problem.error(p + ".name", "duplicate arm name " + Echo.value(arm.name)));
       }
       frontend(out, p + ".frontend", arm.frontend, spec, disaggregated);
       String type = arm.frontend == null ? null : arm.frontend.type;
@@ -166,7 +166,7 @@ public final class Validator {
       return;
     }
     if (!FRONTEND_TYPES.contains(f.type)) {
-      out.add(Problem.error(p + ".type", "unknown frontend type " + f.type + "; must be sgl-router or dynamo"));
+      out.add(Problem.error(p + ".type", "unknown frontend type " + Echo.value(f.type) + "; must be sgl-router or dynamo"));
       return;
     }
     flags(out, p + ".args", f.args);
@@ -219,7 +219,7 @@ public final class Validator {
       out.add(Problem.error(p + ".rev", "git needs an immutable rev (a 40-hex commit)"));
     }
     if (c.rev != null && !COMMIT.matcher(c.rev).matches()) {
-      out.add(Problem.error(p + ".rev", "must be an immutable rev: a full 40-hex commit, not " + c.rev));
+      out.add(Problem.error(p + ".rev", "must be an immutable rev: a full 40-hex commit, not " + Echo.value(c.rev)));
     }
     requireAbsolute(out, p + ".path", c.path, false);
     if (c.crateSubdir != null && (c.crateSubdir.startsWith("/") || c.crateSubdir.contains(".."))) {
@@ -338,7 +338,7 @@ public final class Validator {
       return;
     }
     if (b.type != null && !"sglang".equals(b.type)) {
-      out.add(Problem.error("spec.backend.type", "unsupported backend " + b.type + "; supported: sglang"));
+      out.add(Problem.error("spec.backend.type", "unsupported backend " + Echo.value(b.type) + "; supported: sglang"));
     }
     flags(out, "spec.backend.args", b.args);
     out.addAll(FlagVocabulary.check(FlagVocabulary.SGLANG_SERVER, "spec.backend.args", b.args));
@@ -360,7 +360,7 @@ public final class Validator {
           : "set exactly one Dynamo install source: version, hash or wheel (found " + sources + ")"));
     }
     if (d.hash != null && !COMMIT.matcher(d.hash).matches()) {
-      out.add(Problem.error("spec.dynamo.hash", "must be a full 40-hex commit, not " + d.hash));
+      out.add(Problem.error("spec.dynamo.hash", "must be a full 40-hex commit, not " + Echo.value(d.hash)));
     }
     requireAbsolute(out, "spec.dynamo.wheel", d.wheel, false);
     if (d.eventPlane != null && !"zmq".equals(d.eventPlane)) {
@@ -599,7 +599,7 @@ public final class Validator {
         out.add(Problem.error(p, "is required"));
       }
     } else if (!value.startsWith("/")) {
-      out.add(Problem.error(p, "must be an absolute host path, not " + value));
+      out.add(Problem.error(p, "must be an absolute host path, not " + Echo.value(value)));
     } else if (value.indexOf('\0') >= 0 || value.indexOf('\n') >= 0) {
       out.add(Problem.error(p, "must not contain NUL or newline"));
     }
@@ -613,8 +613,9 @@ public final class Validator {
   }
 
   private static void duration(List<Problem> out, String p, String value) {
-    if (value != null && !Durations.isValid(value)) {
-      out.add(Problem.error(p, "must be a duration such as 30m, 10s or 1h30m, not " + value));
+    String problem = Durations.problem(value);
+    if (problem != null) {
+      out.add(Problem.error(p, problem));
     }
   }
 
