@@ -63,8 +63,16 @@ public final class OperatorCommand implements Callable<Integer> {
           + "with its ServiceAccount). Off by default; for trying the operator on one machine and for tests."})
   boolean allowLocalTransport;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    for (String[] flag : new String[][] {{"--cluster-probe-interval", clusterProbeInterval}, {"--starting-poll-interval", startingPollInterval}}) {
+      String problem = dev.srt.operator.config.Durations.problem(flag[1]);
+      if (problem != null) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), flag[0] + ": " + problem);
+      }
+    }
     KubernetesClient client = KubeClients.connect(kubeconfig);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     String leaseNamespace = !leaderElection ? null
