@@ -94,6 +94,7 @@ end
 local phaseWords = {
   Pending = "pending",
   Submitted = "submitted",
+  Queued = "queued",
   Building = "building",
   Starting = "starting",
   Ready = "ready",

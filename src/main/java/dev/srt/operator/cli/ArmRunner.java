@@ -82,6 +82,8 @@ final class ArmRunner {
     ArmStatus status;
     Instant ended;
     boolean cancelRequested;
+    /** The run wrote its {@code finished} event. */
+    boolean outcomeReported;
     /** Why the host could not be used, when that ended the run. */
     HostException hostError;
 
@@ -209,6 +211,7 @@ final class ArmRunner {
       listener.submitted(run, submission);
       try {
         follow(run, listener);
+        reapIfKilled(run);
       } catch (HostException e) {
         run.hostError = e;
         fail(run, "lost contact with the host for over " + MAX_UNREACHABLE.toMinutes() + " min (the job may still run): "
@@ -218,6 +221,19 @@ final class ArmRunner {
       return run;
     } finally {
       current = null;
+    }
+  }
+
+  /** A run killed before its exit handler ran leaves its processes behind: stop them. */
+  private void reapIfKilled(Run run) {
+    if (run.outcomeReported || run.cancelRequested || run.jobId == null) {
+      return;
+    }
+    try {
+      backend.cancel(run.ref, run.jobId);
+      run.status.message = run.status.message + "; its leftover processes were stopped";
+    } catch (HostException e) {
+      run.status.message = run.status.message + "; stopping its leftover processes failed: " + e.getMessage();
     }
   }
 
@@ -274,6 +290,7 @@ final class ArmRunner {
       catchUp = seen.moreEventsPending();
       if (!seen.events().isEmpty()) {
         listener.events(run, seen.events());
+        run.outcomeReported |= ArmProgress.reportedOutcome(seen.events());
       }
       // While events are still being read, the job state may be ahead of them: wait for the rest.
       JobStatus job = catchUp ? null : seen.job();

@@ -4,6 +4,8 @@ package dev.srt.operator.reconcile;
 public enum ArmPhase {
   Pending,
   Submitted,
+  /** Waiting for the direct host's lease while another run holds it. */
+  Queued,
   Building,
   Starting,
   Ready,
@@ -18,7 +20,7 @@ public enum ArmPhase {
 
   /** Submitted and not yet ended: a job exists on the host. */
   public boolean inFlight() {
-    return this == Submitted || this == Building || this == Starting || this == Ready || this == Benchmarking;
+    return this == Submitted || this == Queued || this == Building || this == Starting || this == Ready || this == Benchmarking;
   }
 
   /** All workers healthy and the router ready. */

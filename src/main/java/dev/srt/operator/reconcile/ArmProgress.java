@@ -58,6 +58,15 @@ public final class ArmProgress {
     return s;
   }
 
+  /**
+   * Whether the run wrote its own outcome (a {@code finished} event). One that ended without it was
+   * killed before its exit handler ran, and may have left processes behind (holding ports, GPUs
+   * and the host's lease) that its observer must stop.
+   */
+  public static boolean reportedOutcome(List<RunEvent> events) {
+    return events.stream().anyMatch(e -> "finished".equals(e.event()));
+  }
+
   /** Applies new events, then the job state; never moves a finished run. */
   public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
     for (RunEvent e : events) {
@@ -90,6 +99,11 @@ public final class ArmProgress {
           }
         }
       }
+      case "queued" -> {
+        s.phase = ArmPhase.Queued.name();
+        s.message = "queued behind " + e.text("holder");
+      }
+      case "lease-acquired" -> s.message = "host lease acquired";
       case "stage-started" -> s.message = "stage " + e.text("stage");
       case "endpoint-ready" -> {
         if ("router".equals(e.text("role"))) {

@@ -225,10 +225,23 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           }
           arms.put(a.name, fresh);
           if (ArmPhase.of(fresh.phase).terminal()) {
+            if (!ArmProgress.reportedOutcome(view.events()) && host != null) {
+              reap(ref, a.jobId);
+            }
             observations.untrack(ref);
             LOG.info("{} arm {}: run {} {}", who, a.name, a.runId, fresh.phase);
           }
         });
+      }
+    }
+
+    /** A run killed before its exit handler ran leaves processes behind (ports, GPUs, the host's lease). */
+    void reap(RunRef ref, String jobId) {
+      try {
+        host.cancel(ref, jobId);
+        LOG.info("{} arm {}: run {} ended without reporting an outcome; stopped what it left running", who, ref.arm(), ref.runId());
+      } catch (HostException e) {
+        LOG.warn("{} arm {}: cannot stop what run {} left running: {}", who, ref.arm(), ref.runId(), e.getMessage());
       }
     }
 

@@ -83,6 +83,10 @@ final class ScriptBody {
     // After the node addresses: cluster env values may use {{node:N}}.
     plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
+    if (plan.mode() == Mode.DIRECT) {
+      // Slurm queues jobs itself; a direct host is shared through one lease under workDir.
+      line("srt_take_host_lease " + Shell.quote(plan.settings().workDir() + "/host.lease"));
+    }
     // The platform's name ({{host_tag}}); with a container the image's Python builds the wheels, so the image names it.
     String pythonTag = plan.container() == null ? "" : "image-" + Hashes.sha256(plan.container().image()).substring(0, 12);
     line("SRT_HOST_TAG=\"$(srt_host_tag " + words.word(pythonTag) + ")\"");
