@@ -333,6 +333,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         LOG.info("{} arm {}: run {} submitted as job {}{}", who, next.name, next.runId, s.jobId(),
             s.alreadyExisted() ? " (found, not resubmitted)" : "");
         return Duration.ofMinutes(5);
+      } catch (ScriptConfigMaps.NotOwnedException e) {
+        // Someone else's ConfigMap has the script's name: nothing is submitted until it is gone.
+        next.message = "not submitted: " + e.getMessage();
+        LOG.warn("{} arm {}: {}", who, next.name, e.getMessage());
+        return Duration.ofMinutes(1);
       } catch (HostException e) {
         clusterState = new ClusterState(false, "Unreachable", e.getMessage());
         next.message = "submit failed, will retry: " + e.getMessage();

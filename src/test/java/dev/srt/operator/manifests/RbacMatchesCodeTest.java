@@ -56,10 +56,7 @@ class RbacMatchesCodeTest {
           + "start without them; fabric8's lease lock then renews with patch",
       new Permission("srt.dev", "routercomparisons", "get"),
       "when a finalizer patch meets a conflict (someone edited the comparison meanwhile), JOSDK reads the comparison "
-          + "again by name (PrimaryUpdateAndCacheUtils.conflictRetryingPatch); otherwise it reads from its informer",
-      new Permission("srt.dev", "gpuclusters", "patch"),
-      "the GpuCluster's finalizer (issue 8, finding 7), added and removed with a patch as the comparison's is; "
-          + "remove this entry once that finalizer has landed (this test then says so)");
+          + "again by name (PrimaryUpdateAndCacheUtils.conflictRetryingPatch); otherwise it reads from its informer");
 
   /**
    * What every authenticated user may do through Kubernetes' own ClusterRoles

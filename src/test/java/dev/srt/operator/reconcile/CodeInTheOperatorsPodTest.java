@@ -152,7 +152,8 @@ class CodeInTheOperatorsPodTest {
     assertThat(SrtOperator.Settings.defaults().policy().allowLocalTransport()).isFalse();
     List<Path> installs;
     try (Stream<Path> files = Stream.concat(Files.walk(Path.of("manifests")), Files.walk(Path.of("operator")))) {
-      installs = files.filter(Files::isRegularFile).toList();
+      // The CRDs' descriptions name the flag; only what starts the operator matters.
+      installs = files.filter(Files::isRegularFile).filter(p -> !p.toString().contains("/crds/")).toList();
     }
     assertThat(installs).isNotEmpty();
     for (Path p : installs) {

@@ -103,7 +103,8 @@ public final class RecordedOperatorLifecycle {
         .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("rbac-recorder", recorder)).build()) {
       Hosts hosts = new SecretReadingHosts(new ClusterConnections(operatorClient, metrics), new FakeHosts(host));
       SrtOperator operator = new SrtOperator(operatorClient, hosts, metrics,
-          new SrtOperator.Settings(watchedNamespaces, LEASE_NAMESPACE, Duration.ofSeconds(2), Duration.ofMillis(200)));
+          new SrtOperator.Settings(watchedNamespaces, LEASE_NAMESPACE, Duration.ofSeconds(2), Duration.ofMillis(200),
+              new ClusterPolicy(false)));
       try {
         operator.start();
         comparisonLife();
