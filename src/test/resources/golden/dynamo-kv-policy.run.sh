@@ -222,57 +222,6 @@ try:
                 except Exception as e:
                     out.write("# srt-scrape " + url + " failed: " + str(e) + "\n")
         sys.exit(0)
-    if kind == "summary":
-        # target: the results directory. Headline numbers of bench_serving's last row, plus the
-        # router-independent engine numbers from the scrapes around the benchmark.
-        import os, re
-        out = {}
-        bench = os.path.join(target, "bench-serving.jsonl")
-        if os.path.isfile(bench):
-            keys = ("completed", "duration", "request_throughput", "output_throughput", "total_throughput",
-                    "mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms", "mean_e2e_latency_ms")
-            lines = [l for l in open(bench) if l.strip()]
-            row = json.loads(lines[-1]) if lines else {}
-            out.update({k: str(row[k]) for k in keys if k in row})
-        else:
-            # AIPerf's aggregate export, under bench_serving's names (docs/run-protocol.md)
-            import glob
-            exports = sorted(glob.glob(os.path.join(target, "aiperf", "*_aiperf.json")))
-            if exports:
-                agg = json.load(open(exports[0]))
-                pick = {"completed": ("request_count", "avg"), "duration": ("benchmark_duration", "avg"),
-                        "request_throughput": ("request_throughput", "avg"), "output_throughput": ("output_token_throughput", "avg"),
-                        "mean_ttft_ms": ("time_to_first_token", "avg"), "median_ttft_ms": ("time_to_first_token", "p50"),
-                        "p99_ttft_ms": ("time_to_first_token", "p99"), "mean_itl_ms": ("inter_token_latency", "avg"),
-                        "p99_itl_ms": ("inter_token_latency", "p99"), "mean_e2e_latency_ms": ("request_latency", "avg")}
-                for key, (tag, stat) in pick.items():
-                    if isinstance(agg.get(tag), dict) and stat in agg[tag]:
-                        out[key] = str(agg[tag][stat])
-        counter = re.compile(r'(sglang:(?:prompt_tokens|cached_tokens|num_requests)_total)(\{[^}]*\})?\s+(\S+)')
-        def engines(path):
-            # per scraped endpoint, its SGLang counters; cached tokens of the device tier only
-            found, cur = {}, None
-            for line in open(path):
-                if line.startswith("# srt-scrape "):
-                    cur = found.setdefault(line.split()[2], {})
-                    continue
-                m = counter.match(line)
-                if cur is None or not m or ("cache_source=" in (m.group(2) or "") and 'cache_source="device"' not in m.group(2)):
-                    continue
-                cur[m.group(1)] = cur.get(m.group(1), 0.0) + float(m.group(3))
-            return {url: c for url, c in found.items() if c}
-        before, after = (os.path.join(target, f) for f in ("metrics-before.txt", "metrics-after.txt"))
-        if os.path.isfile(before) and os.path.isfile(after):
-            b = engines(before)
-            delta = [{k: v - b.get(url, {}).get(k, 0.0) for k, v in c.items()} for url, c in engines(after).items()]
-            prompt = sum(d.get("sglang:prompt_tokens_total", 0.0) for d in delta)
-            if prompt > 0:
-                out["engine_cache_hit_rate"] = "%.4f" % (sum(d.get("sglang:cached_tokens_total", 0.0) for d in delta) / prompt)
-            requests = [d.get("sglang:num_requests_total", 0.0) for d in delta]
-            if len(requests) > 1 and min(requests) > 0:
-                out["worker_requests_max_over_min"] = "%.2f" % (max(requests) / min(requests))
-        print(json.dumps(out, separators=(",", ":")))
-        sys.exit(0 if out else 1)
 except Exception as e:
     print(e, file=sys.stderr)
 sys.exit(1)
@@ -374,14 +323,14 @@ srt_check_alive_quiet() {
   done
 }
 
+# srt_report_results DIR: a result event per file the benchmark wrote. The headline numbers are
+# not reported here: the operator and the CLI compute them from the files themselves
+# (host/RunResults), as anything in the run could append a line to events.jsonl.
 srt_report_results() {
-  local f metrics
+  local f
   while IFS= read -r f; do
     srt_event result file "$f"
   done < <(find "$1" -type f | sort)
-  if metrics=$(srt_probe summary "$1"); then
-    srt_event summary metrics:= "$metrics"
-  fi
 }
 
 # srt_stage NAME CACHE_DIR FUNCTION [STAMP_FUNCTION]: runs a build stage; with a CACHE_DIR, under

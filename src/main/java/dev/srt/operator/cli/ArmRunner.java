@@ -14,6 +14,7 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.Mode;
@@ -37,8 +38,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Runs one arm at a time on one cluster, as {@code srt-operator apply} does: plan, render, submit
  * (idempotent), then one batched poll per interval through a {@link ClusterObserver}, turning the
  * run's events and job state into an {@link ArmStatus} with {@link ArmProgress} (the operator's
- * state machine) until the arm has ended. {@link #stop()} (from any thread, e.g. a signal
- * handler) cancels the arm in flight; {@link #run} then returns once the host says it ended.
+ * state machine) until the arm has ended; a run that succeeded then gets its headline numbers
+ * from its result files ({@link RunResults}, one more command). {@link #stop()} (from any thread,
+ * e.g. a signal handler) cancels the arm in flight; {@link #run} then returns once the host says
+ * it ended.
  */
 final class ArmRunner {
   /** The namespace part of run directories and job names for runs the CLI starts. */
@@ -49,6 +52,8 @@ final class ArmRunner {
   static final Duration MAX_NOT_FOUND = Duration.ofMinutes(1);
   /** How long to keep polling after a cancel before the arm is declared cancelled anyway. */
   static final Duration CANCEL_SETTLE = Duration.ofSeconds(60);
+  /** How often reading a succeeded run's result files is tried before the run is left without results. */
+  static final int RESULT_ATTEMPTS = 3;
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -312,11 +317,30 @@ final class ArmRunner {
             : "the cancel failed (" + cancelError.getMessage() + "); job " + run.jobId + " may still be running";
         run.status.finishedAt = now.toString();
       }
+      if (run.phase() == ArmPhase.Succeeded) {
+        ArmProgress.results(run.status, results(run));
+      }
       if (run.phase().terminal()) {
         run.ended = now;
       }
       listener.polled(run);
     }
+  }
+
+  /** The run's headline numbers from its result files; host trouble gets {@link #RESULT_ATTEMPTS} tries. */
+  private RunResults results(Run run) {
+    HostException last = null;
+    for (int attempt = 1; attempt <= RESULT_ATTEMPTS; attempt++) {
+      try {
+        return RunResults.read(backend, run.ref);
+      } catch (HostException e) {
+        last = e;
+        if (attempt < RESULT_ATTEMPTS) {
+          pause(pollInterval, false);
+        }
+      }
+    }
+    return RunResults.none("cannot read the result files: " + last.getMessage());
   }
 
   private static void fail(Run run, String message, Instant now) {

@@ -12,9 +12,11 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.Planner;
+import dev.srt.operator.reconcile.ArmPhase;
 import dev.srt.operator.reconcile.ArmProgress;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -34,8 +36,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "report", mixinStandardHelpOptions = true, description = {
     "Shows the newest run of each arm: the same table apply ends with, or JSON. Submits nothing, so it also works while",
-    "arms run or long after. With -f, read from the GpuCluster's run directories (events.jsonl and the job's state);",
-    "with --kube NAME, from the RouterComparison's status in Kubernetes (what the operator wrote).",
+    "arms run or long after. With -f, read from the GpuCluster's run directories (events.jsonl, the job's state, and",
+    "the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
+    "(what the operator wrote).",
     "Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, arity = "1..*", paramLabel = "FILE",
@@ -141,7 +144,10 @@ public final class ReportCommand implements Callable<Integer> {
     return runs;
   }
 
-  /** The newest run of each arm, its status folded from its whole event log and the job's state. */
+  /**
+   * The newest run of each arm, its status folded from its whole event log and the job's state,
+   * and for a run that succeeded, its results read from its result files.
+   */
   private static Map<String, ArmRunner.Run> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
       throws ApplyCommand.UsageError, HostException {
     Mode mode = Mode.parse(cluster.getSpec().mode);
@@ -182,6 +188,9 @@ public final class ReportCommand implements Callable<Integer> {
         }
       }
       for (ArmRunner.Run run : runs.values()) {
+        if (ArmPhase.of(run.status.phase) == ArmPhase.Succeeded) {
+          ArmProgress.results(run.status, RunResults.read(backend, run.ref));
+        }
         run.started = run.status.startedAt == null ? run.started : Instant.parse(run.status.startedAt);
         run.ended = run.status.finishedAt == null ? null : Instant.parse(run.status.finishedAt);
       }

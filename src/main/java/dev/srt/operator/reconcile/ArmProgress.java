@@ -1,6 +1,5 @@
 package dev.srt.operator.reconcile;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.RouterStatus;
@@ -8,22 +7,29 @@ import dev.srt.operator.api.WorkerCount;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.RunPlan;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The state machine of one arm's run: Pending, Submitted, Building, Starting, Ready, Benchmarking,
  * then Succeeded, Failed or Cancelled, driven by the run's events (docs/run-protocol.md) and, for
  * runs that died without saying so, the job state. The CLI and the operator share it.
+ *
+ * <p>A succeeded run's headline numbers come from {@link RunResults} (read from the benchmark's
+ * own result files), never from events.jsonl: anything in a run can append lines to it.
  */
 public final class ArmProgress {
+  /** A {@code result} event names a file under results/ in these characters; others are not listed. */
+  private static final Pattern RESULT_FILE = Pattern.compile("results/[A-Za-z0-9._+=@,/-]{1,200}");
+  /** More {@code result} events than this are not listed (the status must stay small). */
+  static final int MAX_RESULT_FILES = 100;
+
   private ArmProgress() {}
 
   /** The status of a run that was just submitted (or found already submitted). */
@@ -80,6 +86,28 @@ public final class ArmProgress {
     }
   }
 
+  /** {@link #apply}, then the results read from the run's result files (null: not read yet). */
+  public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, RunResults results, Instant now) {
+    apply(s, events, job, now);
+    if (results != null) {
+      results(s, results);
+    }
+  }
+
+  /**
+   * Records the headline numbers of a succeeded run, or why it has none (in its message). Any
+   * other phase gets no results: only a run that finished well has read its result files.
+   */
+  public static void results(ArmStatus s, RunResults results) {
+    if (ArmPhase.of(s.phase) != ArmPhase.Succeeded) {
+      return;
+    }
+    s.results = results.asStatus();
+    if (results.problem() != null) {
+      s.message = "benchmark finished; no results: " + results.problem();
+    }
+  }
+
   private static void event(ArmStatus s, RunEvent e) {
     String ts = e.ts() == null ? null : e.ts().toString();
     switch (e.event()) {
@@ -123,19 +151,10 @@ public final class ArmProgress {
         if (s.resultFiles == null) {
           s.resultFiles = new ArrayList<>();
         }
-        if (!s.resultFiles.contains(e.text("file"))) {
-          s.resultFiles.add(e.text("file"));
-        }
-      }
-      case "summary" -> {
-        JsonNode metrics = e.fields().get("metrics");
-        if (metrics != null && metrics.isObject()) {
-          Map<String, String> results = new LinkedHashMap<>();
-          for (Iterator<Map.Entry<String, JsonNode>> it = metrics.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> m = it.next();
-            results.put(m.getKey(), m.getValue().asText());
-          }
-          s.results = results;
+        String file = e.text("file");
+        if (file != null && RESULT_FILE.matcher(file).matches() && !file.contains("..")
+            && s.resultFiles.size() < MAX_RESULT_FILES && !s.resultFiles.contains(file)) {
+          s.resultFiles.add(file);
         }
       }
       case "failed" -> s.message = e.text("reason") + ": " + e.text("message");

@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.host.ResultMetric;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -8,39 +9,38 @@ import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every arm's headline results (the run's summary: throughput, TTFT, the engines' cache hit rate,
- * ...) as the gauge {@code srt_arm_result{namespace, comparison, arm, metric}}, so a Prometheus
- * that scrapes the operator can chart router comparisons over time. Non-numeric values are left
- * out; a deleted comparison's series go away.
+ * Every arm's headline results (throughput, TTFT, the engines' cache hit rate, ... read from the
+ * run's result files) as the gauge {@code srt_arm_result{namespace, comparison, arm, metric}}, so
+ * a Prometheus that scrapes the operator can chart router comparisons over time. The
+ * {@code metric} label is always one of {@link ResultMetric}'s names and each value a finite
+ * number: anything else in a status is left out, so the series stay bounded whatever a run
+ * writes. A deleted comparison's series go away.
  */
-final class ArmResultGauges {
-  static final String NAME = "srt_arm_result";
+public final class ArmResultGauges {
+  public static final String NAME = "srt_arm_result";
 
-  private record Row(String namespace, String comparison, String arm, String metric, double value) {}
+  private record Row(String namespace, String comparison, String arm, ResultMetric metric, double value) {}
 
   private final MultiGauge gauge;
   private final Map<ResourceID, List<Row>> rows = new ConcurrentHashMap<>();
 
-  ArmResultGauges(MeterRegistry registry) {
-    this.gauge = MultiGauge.builder(NAME).description("Headline results of each arm's latest run (the run's summary)").register(registry);
+  public ArmResultGauges(MeterRegistry registry) {
+    this.gauge = MultiGauge.builder(NAME).description("Headline results of each arm's latest run (from its result files)").register(registry);
   }
 
-  void update(ResourceID id, List<ArmStatus> arms) {
+  /** Publishes the results of a comparison's arms, replacing what it had before. */
+  public void update(ResourceID id, List<ArmStatus> arms) {
     List<Row> next = new ArrayList<>();
     for (ArmStatus a : arms) {
       if (a.results == null) {
         continue;
       }
-      a.results.forEach((metric, value) -> {
-        try {
-          next.add(new Row(id.getNamespace().orElse(""), id.getName(), a.name, metric, Double.parseDouble(value)));
-        } catch (NumberFormatException e) {
-          // a tool's non-numeric value has no gauge
-        }
-      });
+      a.results.forEach((key, value) -> ResultMetric.of(key).ifPresent(metric -> finite(value).ifPresent(v ->
+          next.add(new Row(id.getNamespace().orElse(""), id.getName(), a.name, metric, v)))));
     }
     List<Row> before = rows.put(id, List.copyOf(next));
     if (!next.equals(before)) {
@@ -48,16 +48,26 @@ final class ArmResultGauges {
     }
   }
 
-  void remove(ResourceID id) {
+  /** Removes a (deleted) comparison's series. */
+  public void remove(ResourceID id) {
     if (rows.remove(id) != null) {
       publish();
+    }
+  }
+
+  private static Optional<Double> finite(String value) {
+    try {
+      double v = value == null ? Double.NaN : Double.parseDouble(value);
+      return Double.isFinite(v) ? Optional.of(v) : Optional.empty();
+    } catch (NumberFormatException e) {
+      return Optional.empty();
     }
   }
 
   private synchronized void publish() {
     List<MultiGauge.Row<?>> all = new ArrayList<>();
     rows.values().forEach(list -> list.forEach(r -> all.add(MultiGauge.Row.of(
-        Tags.of("namespace", r.namespace(), "comparison", r.comparison(), "arm", r.arm(), "metric", r.metric()), r.value()))));
+        Tags.of("namespace", r.namespace(), "comparison", r.comparison(), "arm", r.arm(), "metric", r.metric().key()), r.value()))));
     gauge.register(all, true);
   }
 }

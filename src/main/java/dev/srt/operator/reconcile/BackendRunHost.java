@@ -7,6 +7,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Submission;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -46,6 +47,11 @@ public final class BackendRunHost implements RunHost {
   @Override
   public Map<RunRef, RunObservation> poll(Collection<ActiveRun> runs) throws HostException {
     return timed("poll", () -> observer.poll(runs));
+  }
+
+  @Override
+  public RunResults results(RunRef run) throws HostException {
+    return timed("results", () -> RunResults.read(backend, run));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.host.ResultMetric;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +9,7 @@ import java.util.Map;
 /**
  * An arm's headline results in one line for its Succeeded event ({@code kubectl describe} and
  * {@code kubectl get events} show the comparison without the status YAML): throughput, TTFT,
- * the engines' cache hit rate and request spread, each only when the run reported it.
+ * the engines' cache hit rate and request spread, each only when the run's result files gave it.
  */
 final class ResultsLine {
   private ResultsLine() {}
@@ -18,11 +19,11 @@ final class ResultsLine {
       return null;
     }
     List<String> parts = new ArrayList<>();
-    add(parts, results.get("request_throughput"), "%.1f req/s", 1);
-    add(parts, results.get("mean_ttft_ms"), "mean TTFT %.0f ms", 1);
-    add(parts, results.get("p99_ttft_ms"), "p99 TTFT %.0f ms", 1);
-    add(parts, results.get("engine_cache_hit_rate"), "engine cache hit %.1f%%", 100);
-    add(parts, results.get("worker_requests_max_over_min"), "requests max/min %.2f", 1);
+    add(parts, results.get(ResultMetric.REQUEST_THROUGHPUT.key()), "%.1f req/s", 1);
+    add(parts, results.get(ResultMetric.MEAN_TTFT_MS.key()), "mean TTFT %.0f ms", 1);
+    add(parts, results.get(ResultMetric.P99_TTFT_MS.key()), "p99 TTFT %.0f ms", 1);
+    add(parts, results.get(ResultMetric.ENGINE_CACHE_HIT_RATE.key()), "engine cache hit %.1f%%", 100);
+    add(parts, results.get(ResultMetric.WORKER_REQUESTS_MAX_OVER_MIN.key()), "requests max/min %.2f", 1);
     return parts.isEmpty() ? null : String.join(", ", parts);
   }
 
@@ -31,9 +32,12 @@ final class ResultsLine {
       return;
     }
     try {
-      parts.add(String.format(Locale.ROOT, format, Double.parseDouble(value) * scale));
+      double v = Double.parseDouble(value);
+      if (Double.isFinite(v)) {
+        parts.add(String.format(Locale.ROOT, format, v * scale));
+      }
     } catch (NumberFormatException e) {
-      // a tool's non-numeric value: left out rather than shown garbled
+      // not a number: left out rather than shown garbled
     }
   }
 }

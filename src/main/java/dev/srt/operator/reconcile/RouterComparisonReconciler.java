@@ -216,7 +216,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           RunPlan plan = planFor(a.name);
           ArmStatus fresh = ArmProgress.submitted(a.name, a.runId, a.jobId, a.runDir, a.scriptHash, a.specHash,
               plan, Instant.parse(a.startedAt));
-          ArmProgress.apply(fresh, view.events(), view.job(), now);
+          ArmProgress.apply(fresh, view.events(), view.job(), view.results(), now);
           if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
               && view.events().isEmpty() && Instant.parse(a.startedAt).plus(NOT_FOUND_GRACE).isBefore(now)) {
             fresh.phase = ArmPhase.Failed.name();

@@ -5,6 +5,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Submission;
 import java.util.Collection;
 import java.util.Map;
@@ -22,6 +23,12 @@ public interface RunHost extends AutoCloseable {
 
   /** Job states and new events of all given runs, in one remote command. */
   Map<RunRef, RunObservation> poll(Collection<ActiveRun> runs) throws HostException;
+
+  /**
+   * The headline numbers of a finished run, read from its result files in one remote command;
+   * a file problem is part of the answer, not an exception.
+   */
+  RunResults results(RunRef run) throws HostException;
 
   /** Facts about the host (Slurm version, partitions, GPUs). */
   HostProbe.Facts probe() throws HostException;

@@ -6,15 +6,18 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +31,24 @@ import org.slf4j.LoggerFactory;
  * tracked run, so the reconciler can replay a run's whole history into its status at any time.
  * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
  * Polling is fast while an arm is starting and slows down once every arm is stable.
+ *
+ * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
+ * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
+ * events are kept, so no view shows a succeeded run whose results are still to come. A host that
+ * cannot be asked leaves the run's new events unread until the next poll, at most
+ * {@value #MAX_RESULT_ATTEMPTS} times; then the run counts as having no results.
  */
 public final class RunObservations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunObservations.class);
 
-  /** What is known of one run: every event so far and the last job state. */
-  public record RunView(List<RunEvent> events, JobStatus job, Instant lastPolled) {}
+  /** How often reading a finished run's result files may fail (host trouble) before it is given up. */
+  static final int MAX_RESULT_ATTEMPTS = 3;
+
+  /**
+   * What is known of one run: every event so far, the last job state, and once it has finished
+   * well, the results read from its files (else null).
+   */
+  public record RunView(List<RunEvent> events, JobStatus job, Instant lastPolled, RunResults results) {}
 
   private record Tracked(ResourceID primary, String cluster, RunHost host, String jobId, Duration stableInterval) {}
 
@@ -49,6 +64,8 @@ public final class RunObservations implements AutoCloseable {
   private final Map<RunRef, Long> offsets = new HashMap<>();
   private final Map<RunRef, JobStatus> jobs = new HashMap<>();
   private final Map<RunRef, Instant> polledAt = new HashMap<>();
+  private final Map<RunRef, RunResults> results = new HashMap<>();
+  private final Map<RunRef, Integer> resultFailures = new HashMap<>();
   private final Map<String, ClusterState> clusters = new HashMap<>();
   private final Map<String, Instant> nextPoll = new HashMap<>();
 
@@ -74,6 +91,8 @@ public final class RunObservations implements AutoCloseable {
     offsets.remove(run);
     jobs.remove(run);
     polledAt.remove(run);
+    results.remove(run);
+    resultFailures.remove(run);
   }
 
   /** What has been seen of a run; empty until its first poll. */
@@ -81,7 +100,8 @@ public final class RunObservations implements AutoCloseable {
     if (!polledAt.containsKey(run)) {
       return Optional.empty();
     }
-    return Optional.of(new RunView(List.copyOf(events.getOrDefault(run, List.of())), jobs.get(run), polledAt.get(run)));
+    return Optional.of(new RunView(List.copyOf(events.getOrDefault(run, List.of())), jobs.get(run), polledAt.get(run),
+        results.get(run)));
   }
 
   public synchronized int trackedCount() {
@@ -139,6 +159,8 @@ public final class RunObservations implements AutoCloseable {
       }
       return;
     }
+    Set<RunRef> readLater = new HashSet<>();
+    Map<RunRef, RunResults> read = readResults(host, seen, readLater);
     List<RunRef> news = new ArrayList<>();
     synchronized (this) {
       ClusterState up = new ClusterState(true, "Connected", host.describe());
@@ -155,6 +177,14 @@ public final class RunObservations implements AutoCloseable {
           continue;
         }
         stable = t.stableInterval();
+        if (readLater.contains(run)) {
+          // its events are read again next time, with another try at its result files
+          starting = true;
+          continue;
+        }
+        if (read.containsKey(run)) {
+          results.put(run, read.get(run));
+        }
         boolean first = !polledAt.containsKey(run);
         polledAt.put(run, now);
         if (o.eventsRestarted()) {
@@ -173,6 +203,41 @@ public final class RunObservations implements AutoCloseable {
       nextPoll.put(cluster, now.plus(starting ? startingInterval : stable));
     }
     news.forEach(this::notifyOwner);
+  }
+
+  /**
+   * The results of every run that this poll saw finish well; runs whose files could not be
+   * read for host trouble go to {@code readLater} until they have used up their attempts.
+   */
+  private Map<RunRef, RunResults> readResults(RunHost host, Map<RunRef, RunObservation> seen, Set<RunRef> readLater) {
+    Map<RunRef, RunResults> read = new HashMap<>();
+    seen.forEach((run, o) -> {
+      if (!finishedWell(o.events())) {
+        return;
+      }
+      try {
+        read.put(run, host.results(run));
+        synchronized (this) {
+          resultFailures.remove(run);
+        }
+      } catch (HostException | RuntimeException e) {
+        int failures;
+        synchronized (this) {
+          failures = resultFailures.merge(run, 1, Integer::sum);
+        }
+        LOG.warn("run {}: cannot read its result files (attempt {} of {}): {}", run, failures, MAX_RESULT_ATTEMPTS, e.getMessage());
+        if (failures >= MAX_RESULT_ATTEMPTS) {
+          read.put(run, RunResults.none("cannot read the result files: " + e.getMessage()));
+        } else {
+          readLater.add(run);
+        }
+      }
+    });
+    return read;
+  }
+
+  private static boolean finishedWell(List<RunEvent> events) {
+    return events.stream().anyMatch(e -> e.event().equals("finished") && "succeeded".equals(e.text("status")));
   }
 
   private static boolean servingOrDone(List<RunEvent> events) {

@@ -151,6 +151,12 @@ class ApplyCommandIT {
     var statuses = dev.srt.operator.emulator.Json.parse(json.out());
     assertThat(statuses.get(0).path("phase").asText()).isEqualTo("Succeeded");
     assertThat(statuses.get(0).path("results").path("engine_cache_hit_rate").asDouble()).isBetween(0.0, 1.0);
+    // the client's numbers are those of bench_serving's row in the run's own result file
+    var row = dev.srt.operator.emulator.Json.parse(Files.readAllLines(results).stream().filter(l -> !l.isBlank())
+        .reduce((a, b) -> b).orElseThrow());
+    assertThat(statuses.get(0).path("results").path("request_throughput").asDouble())
+        .isEqualTo(row.path("request_throughput").asDouble());
+    assertThat(statuses.get(0).path("results").path("p99_ttft_ms").asDouble()).isEqualTo(row.path("p99_ttft_ms").asDouble());
     assertThat(statuses.get(0).path("runDir").asText()).isEqualTo(results.getParent().getParent().toString());
   }
 
@@ -226,7 +232,7 @@ class ApplyCommandIT {
     assertThat(Files.exists(hostPackages) ? Files.readString(hostPackages) : "").doesNotContain("ai-dynamo");
   }
 
-  /** The same arm with AIPerf as the workload: the emulated aiperf drives the router, and its export becomes the summary. */
+  /** The same arm with AIPerf as the workload: the emulated aiperf drives the router, and its export gives the arm's results. */
   @Test
   void anAiperfWorkloadRunsAndItsExportIsSummarized() throws Exception {
     String bench = "    tool: bench-serving\n    args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 1024}\n";

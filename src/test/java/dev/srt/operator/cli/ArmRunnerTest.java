@@ -106,9 +106,9 @@ class ArmRunnerTest {
 
     void write(RunRef run, String file, String content) {
       try {
-        Path dir = Path.of(runDirectory(run).path());
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(file), content);
+        Path path = Path.of(runDirectory(run).path()).resolve(file);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, content);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -182,7 +182,10 @@ class ArmRunnerTest {
         case 2 -> {
           backend.event(ref[0], ev("endpoint-ready", "\"name\":\"worker-1\",\"role\":\"worker\",\"url\":\"http://127.0.0.1:6132\""));
           backend.event(ref[0], ev("endpoint-ready", "\"name\":\"router\",\"role\":\"router\",\"url\":\"http://127.0.0.1:8000\""));
-          backend.event(ref[0], ev("summary", "\"metrics\":{\"request_throughput\":\"12.5\",\"mean_ttft_ms\":\"80\"}"));
+          backend.write(ref[0], "results/bench-serving.jsonl",
+              "{\"backend\":\"sglang-oai-chat\",\"completed\":40,\"request_throughput\":12.5,\"mean_ttft_ms\":80.0}\n");
+          // a line anything in the run could append: not where results come from
+          backend.event(ref[0], ev("summary", "\"metrics\":{\"request_throughput\":\"9999\",\"evil\":\"1\"}"));
           backend.event(ref[0], ev("finished", "\"status\":\"succeeded\",\"code\":0"));
           backend.write(ref[0], "state", "COMPLETED");
         }
@@ -199,7 +202,9 @@ class ArmRunnerTest {
     assertThat(run.status.runDir).isEqualTo(tmp.resolve("default/qwen3-32b-routers/sgl-router/r1a2b3c4d").toString());
     assertThat(run.status.workers.ready).isEqualTo(2);
     assertThat(run.status.router.ready).isTrue();
-    assertThat(run.status.results).containsEntry("request_throughput", "12.5");
+    assertThat(run.status.results).containsExactly(Map.entry("completed", "40"), Map.entry("request_throughput", "12.5"),
+        Map.entry("mean_ttft_ms", "80.0"));
+    assertThat(run.status.message).isEqualTo("benchmark finished");
     assertThat(run.ended).isNotNull();
     assertThat(script.calls).containsExactly("submitted 4242", "polled Submitted", "polled Starting", "polled Succeeded");
     assertThat(script.events).extracting(RunEvent::event).containsExactly("phase", "endpoint-ready", "endpoint-ready",

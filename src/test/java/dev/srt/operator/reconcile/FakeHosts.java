@@ -10,11 +10,14 @@ import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
+import dev.srt.operator.host.ResultMetric;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Submission;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +39,11 @@ final class FakeHosts implements Hosts {
     final List<RunRef> cancelled = new CopyOnWriteArrayList<>();
     final AtomicInteger submitCalls = new AtomicInteger();
     final AtomicInteger pollCalls = new AtomicInteger();
+    final AtomicInteger resultsCalls = new AtomicInteger();
+    /** The results each run's result files give; a run without an entry wrote none. */
+    final Map<RunRef, RunResults> results = new LinkedHashMap<>();
+    /** How many of the next reads of result files fail as if the host dropped the connection. */
+    final AtomicInteger resultsFailures = new AtomicInteger();
     final AtomicInteger nextJob = new AtomicInteger(1000);
     volatile boolean unreachable;
 
@@ -60,15 +68,23 @@ final class FakeHosts implements Hosts {
       }
     }
 
-    /** A {@code summary} event with the given headline metrics (name, value, ...). */
-    synchronized void emitSummary(RunRef run, String... metrics) {
-      ObjectNode node = Mappers.json().createObjectNode();
-      node.put("event", "summary");
-      ObjectNode m = node.putObject("metrics");
-      for (int i = 0; i + 1 < metrics.length; i += 2) {
-        m.put(metrics[i], metrics[i + 1]);
+    /** Appends a whole events.jsonl line, as anything in the run could. */
+    synchronized void emitLine(RunRef run, String json) {
+      try {
+        var node = Mappers.json().readTree(json);
+        events.computeIfAbsent(run, r -> new ArrayList<>()).add(new RunEvent(Instant.now(), node.path("event").asText(), node));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalArgumentException(e);
       }
-      events.computeIfAbsent(run, r -> new ArrayList<>()).add(new RunEvent(Instant.now(), "summary", node));
+    }
+
+    /** What the run's result files give (metric key, value, ...), as the host layer would read them. */
+    synchronized void writeResults(RunRef run, String... metrics) {
+      Map<ResultMetric, String> m = new EnumMap<>(ResultMetric.class);
+      for (int i = 0; i + 1 < metrics.length; i += 2) {
+        m.put(ResultMetric.of(metrics[i]).orElseThrow(), metrics[i + 1]);
+      }
+      results.put(run, RunResults.of(m));
     }
 
     /** The events of a run that goes from start to a successful benchmark. */
@@ -145,6 +161,18 @@ final class FakeHosts implements Hosts {
         }
       }
       return out;
+    }
+
+    @Override
+    public RunResults results(RunRef run) throws HostException {
+      state.resultsCalls.incrementAndGet();
+      check();
+      if (state.resultsFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new HostException(HostException.Kind.UNREACHABLE, "fake host: connection reset");
+      }
+      synchronized (state) {
+        return state.results.getOrDefault(run, RunResults.none("no headline numbers in the run's result files"));
+      }
     }
 
     @Override

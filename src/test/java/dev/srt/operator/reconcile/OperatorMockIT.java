@@ -128,7 +128,7 @@ class OperatorMockIT {
       assertThat(rc().getStatus().currentArm).isEqualTo(arm);
       host.emit(run, "phase", "phase", "benchmarking");
       host.emit(run, "result", "file", "results/bench-serving.jsonl");
-      host.emitSummary(run, "request_throughput", "150.5", "mean_ttft_ms", "390.2", "engine_cache_hit_rate",
+      host.writeResults(run, "request_throughput", "150.5", "mean_ttft_ms", "390.2", "engine_cache_hit_rate",
           String.valueOf(0.1 + 0.2 * List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy").indexOf(arm)));
       host.emit(run, "finished", "status", "succeeded", "code", "0");
       await().atMost(WAIT).until(() -> "Succeeded".equals(arm(arm).phase));

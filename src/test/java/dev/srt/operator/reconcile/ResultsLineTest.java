@@ -23,6 +23,7 @@ class ResultsLineTest {
   @Test
   void leavesOutWhatIsMissingOrNotANumber() {
     assertThat(ResultsLine.of(Map.of("request_throughput", "n/a", "mean_ttft_ms", "12.4"))).isEqualTo("mean TTFT 12 ms");
+    assertThat(ResultsLine.of(Map.of("request_throughput", "NaN", "p99_ttft_ms", "Infinity"))).isNull();
     assertThat(ResultsLine.of(Map.of("completed", "3"))).isNull();
     assertThat(ResultsLine.of(Map.of())).isNull();
     assertThat(ResultsLine.of(null)).isNull();

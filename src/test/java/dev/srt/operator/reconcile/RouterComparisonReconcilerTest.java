@@ -201,6 +201,45 @@ class RouterComparisonReconcilerTest {
     assertThat(host.cancelled).isEmpty();
   }
 
+  @Test
+  void aSucceededArmsResultsComeFromItsResultFilesEvenWhenTheHostHiccups() {
+    reconcile();
+    reconcile();
+    RunRef run = host.runOf("sgl-router");
+    host.writeResults(run, "request_throughput", "150.5", "engine_cache_hit_rate", "0.5000");
+    host.resultsFailures.set(2);
+    host.emitLine(run, "{\"event\":\"summary\",\"metrics\":{\"request_throughput\":\"9999\",\"evil\\\"} 1\":\"1\"}}");
+    host.succeed(run);
+    java.util.List<String> seen = new java.util.ArrayList<>();
+
+    await(() -> {
+      seen.add(arm("sgl-router").phase + " " + arm("sgl-router").results);
+      return "Succeeded".equals(arm("sgl-router").phase);
+    });
+
+    assertThat(arm("sgl-router").results).containsExactly(Map.entry("request_throughput", "150.5"),
+        Map.entry("engine_cache_hit_rate", "0.5000"));
+    assertThat(arm("sgl-router").message).isEqualTo("benchmark finished");
+    assertThat(host.resultsCalls.get()).as("two failed reads, then one that worked").isEqualTo(3);
+    assertThat(seen).as("never succeeded without its results").noneMatch(s -> s.startsWith("Succeeded {}"));
+  }
+
+  @Test
+  void anArmWhoseResultFilesCannotBeReadSucceedsWithoutResultsAndSaysWhy() {
+    reconcile();
+    reconcile();
+    RunRef run = host.runOf("sgl-router");
+    host.resultsFailures.set(100);
+    host.succeed(run);
+
+    await(() -> "Succeeded".equals(arm("sgl-router").phase));
+
+    assertThat(arm("sgl-router").results).isEmpty();
+    assertThat(arm("sgl-router").message)
+        .isEqualTo("benchmark finished; no results: cannot read the result files: fake host: connection reset");
+    assertThat(host.resultsCalls.get()).isEqualTo(RunObservations.MAX_RESULT_ATTEMPTS);
+  }
+
   /** Reconciles until the condition holds (the poller delivers events asynchronously). */
   void await(java.util.function.BooleanSupplier condition) {
     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {

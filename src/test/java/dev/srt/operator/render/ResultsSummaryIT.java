@@ -2,19 +2,37 @@ package dev.srt.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.srt.operator.host.DirectBackend;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The run's {@code summary} event: bench_serving's headline numbers plus the engines' own
- * prefix-cache hit rate and request spread, from the scrapes before and after the benchmark.
+ * A run's headline numbers: the script reports which result files the benchmark wrote (one
+ * {@code result} event each, no numbers), and the host layer computes bench_serving's (or
+ * AIPerf's) headline numbers plus the engines' own prefix-cache hit rate and request spread from
+ * the files, read by one command run by bash on this machine.
  */
 class ResultsSummaryIT {
-  @TempDir Path results;
+  private static final RunRef RUN = new RunRef("default", "cmp", "arm", "r0000abcd");
+
+  @TempDir Path work;
+  private Path runDir;
+  private Path results;
+
+  @BeforeEach
+  void runDirectory() throws Exception {
+    runDir = Files.createDirectories(Path.of(RUN.runDir(work.toString())));
+    results = Files.createDirectories(runDir.resolve("results"));
+  }
 
   private static String scrape(long prompt0, long cached0, long hostCached0, long requests0, long prompt1, long cached1, long requests1) {
     return """
@@ -36,10 +54,16 @@ class ResultsSummaryIT {
         """.formatted(prompt0, cached0, hostCached0, requests0, prompt1, cached1, requests1);
   }
 
-  private JsonNode summary() throws Exception {
-    Bash.Result r = Bash.script(results, 30, "SRT_PYTHON=python3\n" + BashLibrary.text() + "\nsrt_probe summary \"$1\"", results.toString());
+  /** The script's part: {@code srt_report_results results}, as a rendered script calls it. */
+  private String reportedEvents() throws Exception {
+    Bash.Result r = Bash.script(runDir, 30, "RUN_DIR=$PWD\nSRT_PYTHON=python3\n" + BashLibrary.text() + "\nsrt_report_results results");
     assertThat(r.code()).as(r.output()).isZero();
-    return new ObjectMapper().readTree(r.output());
+    Path events = runDir.resolve("events.jsonl");
+    return Files.exists(events) ? Files.readString(events) : "";
+  }
+
+  private RunResults read() throws HostException {
+    return RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), RUN);
   }
 
   @Test
@@ -51,12 +75,17 @@ class ResultsSummaryIT {
     Files.writeString(results.resolve("metrics-before.txt"), scrape(100, 0, 0, 1, 0, 0, 0));
     Files.writeString(results.resolve("metrics-after.txt"), scrape(6100, 4500, 1000, 131, 4000, 1500, 100));
 
-    JsonNode s = summary();
+    String events = reportedEvents();
+    RunResults r = read();
 
-    assertThat(s.path("completed").asText()).isEqualTo("256");
-    assertThat(s.path("p99_ttft_ms").asText()).isEqualTo("748.2");
-    assertThat(s.path("engine_cache_hit_rate").asText()).isEqualTo(String.format(java.util.Locale.ROOT, "%.4f", (4500.0 + 1500) / (6000 + 4000)));
-    assertThat(s.path("worker_requests_max_over_min").asText()).isEqualTo(String.format(java.util.Locale.ROOT, "%.2f", 130.0 / 100));
+    assertThat(events.lines()).hasSize(3).allMatch(l -> l.contains("\"event\":\"result\""));
+    assertThat(events).contains("\"file\":\"results/bench-serving.jsonl\"", "\"file\":\"results/metrics-after.txt\"")
+        .doesNotContain("summary");
+    assertThat(r.problem()).isNull();
+    assertThat(r.asStatus()).containsExactly(Map.entry("completed", "256"), Map.entry("request_throughput", "143.2"),
+        Map.entry("mean_ttft_ms", "399.1"), Map.entry("p99_ttft_ms", "748.2"),
+        Map.entry("engine_cache_hit_rate", String.format(Locale.ROOT, "%.4f", (4500.0 + 1500) / (6000 + 4000))),
+        Map.entry("worker_requests_max_over_min", String.format(Locale.ROOT, "%.2f", 130.0 / 100)));
   }
 
   @Test
@@ -64,12 +93,10 @@ class ResultsSummaryIT {
     Files.writeString(results.resolve("metrics-before.txt"), scrape(0, 0, 0, 0, 0, 0, 0));
     Files.writeString(results.resolve("metrics-after.txt"), scrape(1000, 250, 0, 10, 0, 0, 0));
 
-    JsonNode s = summary();
+    RunResults r = read();
 
-    assertThat(s.has("completed")).isFalse();
-    assertThat(s.path("engine_cache_hit_rate").asText()).isEqualTo("0.2500");
     // A worker that served nothing makes the spread unbounded: not reported.
-    assertThat(s.has("worker_requests_max_over_min")).isFalse();
+    assertThat(r.asStatus()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"));
   }
 
   @Test
@@ -84,21 +111,17 @@ class ResultsSummaryIT {
          "request_latency": {"unit": "ms", "avg": 4100.0}}
         """);
 
-    JsonNode s = summary();
+    RunResults r = read();
 
-    assertThat(s.path("completed").asText()).isEqualTo("120.0");
-    assertThat(s.path("request_throughput").asText()).isEqualTo("7.5");
-    assertThat(s.path("output_throughput").asText()).isEqualTo("950.25");
-    assertThat(s.path("mean_ttft_ms").asText()).isEqualTo("812.5");
-    assertThat(s.path("median_ttft_ms").asText()).isEqualTo("640.0");
-    assertThat(s.path("p99_ttft_ms").asText()).isEqualTo("2890.0");
-    assertThat(s.path("p99_itl_ms").asText()).isEqualTo("48.0");
-    assertThat(s.path("mean_e2e_latency_ms").asText()).isEqualTo("4100.0");
+    assertThat(r.asStatus()).containsExactly(Map.entry("completed", "120.0"), Map.entry("request_throughput", "7.5"),
+        Map.entry("output_throughput", "950.25"), Map.entry("mean_ttft_ms", "812.5"), Map.entry("median_ttft_ms", "640.0"),
+        Map.entry("p99_ttft_ms", "2890.0"), Map.entry("mean_itl_ms", "21.5"), Map.entry("p99_itl_ms", "48.0"),
+        Map.entry("mean_e2e_latency_ms", "4100.0"));
   }
 
   @Test
-  void nothingToSummarizeIsAFailureTheScriptIgnores() throws Exception {
-    Bash.Result r = Bash.script(results, 30, "SRT_PYTHON=python3\n" + BashLibrary.text() + "\nsrt_probe summary \"$1\"", results.toString());
-    assertThat(r.code()).isEqualTo(1);
+  void nothingToSummarizeGivesNoResultsAndSaysWhy() throws Exception {
+    assertThat(reportedEvents()).isEmpty();
+    assertThat(read().problem()).startsWith("no headline numbers in the run's result files");
   }
 }

@@ -1,0 +1,33 @@
+package dev.srt.operator.host;
+
+import java.util.Locale;
+
+/**
+ * The benchmark's own result files that a run's headline numbers are computed from (relative to
+ * the run directory), each read up to a limit on the host. A longer one gives no results.
+ */
+enum ResultFile {
+  /** bench_serving's {@code --output-file}; only its last non-blank line (row) is read. */
+  BENCH_SERVING("results/bench-serving.jsonl", 8 * 1024 * 1024),
+  /** AIPerf's aggregate export; the first in byte order when there are several. */
+  AIPERF("results/aiperf/*_aiperf.json", 1024 * 1024),
+  /** The scrape of every /metrics before the benchmark; only the lines the numbers need are read. */
+  METRICS_BEFORE("results/metrics-before.txt", 1024 * 1024),
+  /** The same scrape after the benchmark. */
+  METRICS_AFTER("results/metrics-after.txt", 1024 * 1024);
+
+  /** The path, or for AIPerf the glob, relative to the run directory. */
+  final String path;
+  /** The most bytes read of it; a row (bench_serving) or file (the others) with more gives no results. */
+  final int maxBytes;
+
+  ResultFile(String path, int maxBytes) {
+    this.path = path;
+    this.maxBytes = maxBytes;
+  }
+
+  /** Its name in the fetch command's output frames. */
+  String frame() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.srt.operator.host;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The headline numbers of a run, and the only names they are ever shown under: status keys,
+ * table columns and the {@code metric} label of {@code srt_arm_result}. A name that is not one of
+ * these never leaves the host layer, whatever a run writes.
+ */
+public enum ResultMetric {
+  COMPLETED,
+  DURATION,
+  REQUEST_THROUGHPUT,
+  OUTPUT_THROUGHPUT,
+  TOTAL_THROUGHPUT,
+  MEAN_TTFT_MS,
+  MEDIAN_TTFT_MS,
+  P99_TTFT_MS,
+  MEAN_ITL_MS,
+  P99_ITL_MS,
+  MEAN_E2E_LATENCY_MS,
+  /** Prompt tokens the engines served from their device prefix cache, over all prompt tokens (0..1). */
+  ENGINE_CACHE_HIT_RATE,
+  /** Requests of the busiest worker over those of the idlest one (1 is perfectly even). */
+  WORKER_REQUESTS_MAX_OVER_MIN;
+
+  /** bench_serving's name: {@code request_throughput}, {@code p99_ttft_ms}, ... */
+  public String key() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The metric with this {@link #key()}, if there is one. */
+  public static Optional<ResultMetric> of(String key) {
+    for (ResultMetric m : values()) {
+      if (m.key().equals(key)) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
+  }
+}

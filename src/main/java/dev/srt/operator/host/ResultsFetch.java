@@ -1,0 +1,139 @@
+package dev.srt.operator.host;
+
+import dev.srt.operator.render.Shell;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The one remote command that reads a finished run's {@link ResultFile}s, and the parser of its
+ * output. Each file is cut at its limit (plus one byte, so that an oversized one is recognised)
+ * on the host: bench_serving's file is reduced to its last non-blank line, the scrapes to their
+ * {@code # srt-scrape} headers and the three SGLang counters the numbers need. Files over
+ * {@link #MAX_SCAN_BYTES} are not even scanned; symbolic links and anything that is not a
+ * regular file are not read.
+ *
+ * <p>Framing as in {@link PollScript}: one line per file, {@code F <name> <base64>}
+ * ({@code O <name>} for one too large to scan), then {@code END}; file bytes only ever appear
+ * base64-encoded.
+ */
+final class ResultsFetch {
+  static final String END = "END";
+  static final String NO_RUN_DIR = "NO-RUN-DIR";
+  /** A file larger than this is not read at all (scanning it could outlast the command's timeout). */
+  static final long MAX_SCAN_BYTES = 256L * 1024 * 1024;
+
+  private ResultsFetch() {}
+
+  static String command(String runDir) {
+    return """
+        set -u
+        LC_ALL=C
+        export LC_ALL
+        frame() { printf 'F %%s ' "$1"; base64 -w0; printf '\\n'; }
+        # usable FILE NAME: a regular file, not a link, small enough to scan (else says so)
+        usable() {
+          [ -f "$1" ] && [ ! -L "$1" ] || return 1
+          if [ "$(stat -c %%s -- "$1")" -gt %d ]; then printf 'O %%s\\n' "$2"; return 1; fi
+        }
+        # scrape FILE NAME LIMIT: the scrape headers and the counters the numbers need
+        scrape() {
+          if usable "$1" "$2"; then
+            grep -a -E '^(# srt-scrape |sglang:(prompt_tokens|cached_tokens|num_requests)_total[{[:space:]])' -- "$1" \\
+              | head -c "$3" | frame "$2"
+          fi
+        }
+        if cd -- %s 2>/dev/null; then
+          if usable %s %s; then
+            grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
+          fi
+          set -- %s
+          if usable "$1" %s; then
+            head -c %d -- "$1" | frame %s
+          fi
+          scrape %s %s %d
+          scrape %s %s %d
+        else
+          printf '%%s\\n' %s
+        fi
+        printf '%%s\\n' %s
+        """.formatted(
+            MAX_SCAN_BYTES,
+            Shell.quote(runDir),
+            Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.frame(),
+            Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
+            ResultFile.AIPERF.path, // a glob, so unquoted: a constant
+            ResultFile.AIPERF.frame(), ResultFile.AIPERF.maxBytes + 1, ResultFile.AIPERF.frame(),
+            Shell.quote(ResultFile.METRICS_BEFORE.path), ResultFile.METRICS_BEFORE.frame(), ResultFile.METRICS_BEFORE.maxBytes + 1,
+            Shell.quote(ResultFile.METRICS_AFTER.path), ResultFile.METRICS_AFTER.frame(), ResultFile.METRICS_AFTER.maxBytes + 1,
+            NO_RUN_DIR, END);
+  }
+
+  static RunResults read(Transport transport, String runDir, Duration timeout) throws HostException {
+    ExecResult result = transport.exec(command(runDir), timeout);
+    if (!result.succeeded()) {
+      throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": reading the result files of "
+          + runDir + " failed (exit " + result.exitCode() + "): " + ExecResult.abbreviate(result.stderr().strip(), 2000));
+    }
+    Fetched fetched = fetched(result.stdout());
+    if (fetched.noRunDir()) {
+      return RunResults.none("the run directory " + runDir + " is gone");
+    }
+    if (!fetched.tooLarge().isEmpty()) {
+      ResultFile f = fetched.tooLarge().iterator().next();
+      return RunResults.none(f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB");
+    }
+    return ResultsParser.parse(fetched.files());
+  }
+
+  /** What the command printed: the files it read, those too large to read, or that the run directory is missing. */
+  record Fetched(Map<ResultFile, byte[]> files, Set<ResultFile> tooLarge, boolean noRunDir) {}
+
+  /** Lines that are not frames are ignored (a chatty login shell). */
+  static Fetched fetched(String output) throws HostException {
+    Map<ResultFile, byte[]> files = new EnumMap<>(ResultFile.class);
+    Set<ResultFile> tooLarge = EnumSet.noneOf(ResultFile.class);
+    boolean complete = false;
+    boolean noRunDir = false;
+    for (String line : output.split("\n", -1)) {
+      if (line.equals(END)) {
+        complete = true;
+        continue;
+      }
+      if (line.equals(NO_RUN_DIR)) {
+        noRunDir = true;
+        continue;
+      }
+      String[] parts = line.split(" ", 3);
+      ResultFile file = parts.length < 2 ? null : frame(parts[1]);
+      if (file == null) {
+        continue;
+      }
+      if (parts[0].equals("O")) {
+        tooLarge.add(file);
+      } else if (parts[0].equals("F")) {
+        try {
+          files.put(file, Base64.getDecoder().decode(parts.length == 3 ? parts[2].strip() : ""));
+        } catch (IllegalArgumentException e) {
+          throw new HostException(HostException.Kind.IO, "the result files' output has a damaged frame " + file.frame());
+        }
+      }
+    }
+    if (!complete) {
+      throw new HostException(HostException.Kind.IO, "the result files' output is incomplete (no " + END + " line)");
+    }
+    return new Fetched(files, tooLarge, noRunDir);
+  }
+
+  private static ResultFile frame(String name) {
+    for (ResultFile f : ResultFile.values()) {
+      if (f.frame().equals(name)) {
+        return f;
+      }
+    }
+    return null;
+  }
+}
