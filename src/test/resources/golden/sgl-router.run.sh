@@ -120,6 +120,24 @@ srt_begin() {
   srt_event run-started comparison "$SRT_COMPARISON" arm "$SRT_ARM" runId "$SRT_RUN_ID" mode "$SRT_MODE" host "$(hostname)"
 }
 
+# srt_take_host_lease FILE: one run at a time on a direct host. Every run of the host locks the
+# same file (flock) before it builds, binds a port or touches a GPU; the lock is inherited by every
+# process the run starts, so the host is free only once all of them are gone (a killed script's
+# leftover processes are reaped by its observer's cancel). A waiting run says who holds the host.
+srt_take_host_lease() {
+  local lease=$1 holder
+  mkdir -p -- "$(dirname -- "$lease")"
+  exec {SRT_LEASE_FD}>>"$lease"
+  if ! flock -n "$SRT_LEASE_FD"; then
+    holder=$(head -n 1 -- "$lease.holder" 2>/dev/null | head -c 512 || true)
+    srt_log "host busy: queued behind ${holder:-another run}"
+    srt_event queued holder "${holder:-unknown}"
+    flock "$SRT_LEASE_FD"
+  fi
+  printf '%s %s\n' "${RUN_DIR#"$(dirname -- "$lease")"/}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$lease.holder"
+  srt_event lease-acquired
+}
+
 # srt_start NAME ROLE LOG ARGV...: starts ARGV in its own process group, output appended to LOG.
 srt_start() {
   local name=$1 role=$2 log=$3 pid
@@ -445,6 +463,7 @@ srt_node_addr() {
 
 export HF_HOME=/scratch/hf
 srt_begin
+srt_take_host_lease /scratch/srt-operator/host.lease
 SRT_HOST_TAG="$(srt_host_tag '')"
 export SRT_HOST_TAG
 
