@@ -7,6 +7,7 @@ import dev.srt.operator.api.WorkerCount;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.render.RunEventType;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
@@ -70,7 +71,7 @@ public final class ArmProgress {
    * and the host's lease) that its observer must stop.
    */
   public static boolean reportedOutcome(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> "finished".equals(e.event()));
+    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()));
   }
 
   /** Applies new events, then the job state; never moves a finished run. */
@@ -110,15 +111,18 @@ public final class ArmProgress {
 
   private static void event(ArmStatus s, RunEvent e) {
     String ts = e.ts() == null ? null : e.ts().toString();
-    switch (e.event()) {
-      case "phase" -> {
-        ArmPhase next = switch (String.valueOf(e.text("phase"))) {
-          case "building" -> ArmPhase.Building;
-          case "starting" -> ArmPhase.Starting;
-          case "ready" -> ArmPhase.Ready;
-          case "benchmarking" -> ArmPhase.Benchmarking;
-          default -> null;
-        };
+    RunEventType type = RunEventType.of(e.event()).orElse(null);
+    if (type == null) {
+      return;
+    }
+    switch (type) {
+      case PHASE -> {
+        ArmPhase next = RunEventType.Phase.of(e.text("phase")).map(p -> switch (p) {
+          case BUILDING -> ArmPhase.Building;
+          case STARTING -> ArmPhase.Starting;
+          case READY -> ArmPhase.Ready;
+          case BENCHMARKING -> ArmPhase.Benchmarking;
+        }).orElse(null);
         if (next != null) {
           s.phase = next.name();
           s.message = next == ArmPhase.Ready ? "all workers healthy, router ready" : null;
@@ -127,13 +131,13 @@ public final class ArmProgress {
           }
         }
       }
-      case "queued" -> {
+      case QUEUED -> {
         s.phase = ArmPhase.Queued.name();
         s.message = "queued behind " + e.text("holder");
       }
-      case "lease-acquired" -> s.message = "host lease acquired";
-      case "stage-started" -> s.message = "stage " + e.text("stage");
-      case "endpoint-ready" -> {
+      case LEASE_ACQUIRED -> s.message = "host lease acquired";
+      case STAGE_STARTED -> s.message = "stage " + e.text("stage");
+      case ENDPOINT_READY -> {
         if ("router".equals(e.text("role"))) {
           if (s.router == null) {
             s.router = new RouterStatus();
@@ -147,7 +151,7 @@ public final class ArmProgress {
           endpointReady(s, e.text("name"), e.text("url"), ts);
         }
       }
-      case "result" -> {
+      case RESULT -> {
         if (s.resultFiles == null) {
           s.resultFiles = new ArrayList<>();
         }
@@ -157,8 +161,8 @@ public final class ArmProgress {
           s.resultFiles.add(file);
         }
       }
-      case "failed" -> s.message = e.text("reason") + ": " + e.text("message");
-      case "finished" -> {
+      case FAILED -> s.message = e.text("reason") + ": " + e.text("message");
+      case FINISHED -> {
         String status = String.valueOf(e.text("status"));
         s.phase = switch (status) {
           case "succeeded" -> ArmPhase.Succeeded.name();

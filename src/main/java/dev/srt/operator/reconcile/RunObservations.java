@@ -4,6 +4,7 @@ import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.render.RunEventType;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
@@ -237,12 +238,12 @@ public final class RunObservations implements AutoCloseable {
   }
 
   private static boolean finishedWell(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> e.event().equals("finished") && "succeeded".equals(e.text("status")));
+    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()) && "succeeded".equals(e.text("status")));
   }
 
   private static boolean servingOrDone(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> e.event().equals("finished")
-        || (e.event().equals("phase") && "benchmarking".equals(e.text("phase"))));
+    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event())
+        || (RunEventType.PHASE.is(e.event()) && RunEventType.Phase.BENCHMARKING.wire().equals(e.text("phase"))));
   }
 
   private void notifyOwner(RunRef run) {

@@ -126,7 +126,7 @@ final class ScriptBody {
       return;
     }
     line("");
-    line("srt_phase building");
+    line("srt_phase " + RunEventType.Phase.BUILDING.wire());
     for (BuildStage stage : plan.builds()) {
       String fn = "srt_stage_" + stage.name().replace('-', '_');
       line(fn + "() {");
@@ -169,7 +169,7 @@ final class ScriptBody {
 
   private void processes() {
     line("");
-    line("srt_phase starting");
+    line("srt_phase " + RunEventType.Phase.STARTING.wire());
     List<ProcessSpec> serving = plan.processes().stream().filter(p -> p.role() != Role.BENCHMARK).toList();
     if (plan.mode() == Mode.DIRECT) {
       // One host: every fixed port of the run must be free before anything starts.
@@ -222,7 +222,7 @@ final class ScriptBody {
       }
       line("srt_gate_passed " + gate.name());
     }
-    line("srt_phase ready");
+    line("srt_phase " + RunEventType.Phase.READY.wire());
   }
 
   private void check(Gate.Check c, String arg) {
@@ -239,7 +239,7 @@ final class ScriptBody {
     if (plan.settings().scrapeMetrics()) {
       line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-before.txt") + " " + words.join(metricsUrls));
     }
-    line("srt_phase benchmarking");
+    line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
     ProcessSpec bench = plan.processes(Role.BENCHMARK).get(0);
     if (bench.argv().size() >= 2 && bench.argv().get(0).equals("bash") && bench.argv().get(1).equals("-c")) {
       // A custom workload command is bash text: its $SRT_* variables expand when it runs.
