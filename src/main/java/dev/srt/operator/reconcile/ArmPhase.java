@@ -28,6 +28,10 @@ public enum ArmPhase {
     return this == Ready || this == Benchmarking;
   }
 
+  /**
+   * The phase named {@code text}; an arm without one yet is Pending. An unknown name is an error,
+   * not Pending: treating a run the operator cannot read as not started would start it again.
+   */
   public static ArmPhase of(String text) {
     if (text == null) {
       return Pending;
@@ -35,7 +39,7 @@ public enum ArmPhase {
     try {
       return valueOf(text);
     } catch (IllegalArgumentException e) {
-      return Pending;
+      throw new IllegalArgumentException("unknown arm phase " + dev.srt.operator.config.Echo.value(text), e);
     }
   }
 }

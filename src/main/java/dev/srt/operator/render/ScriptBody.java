@@ -210,11 +210,11 @@ final class ScriptBody {
       for (Gate.Check c : gate.checks()) {
         var probe = c.probe();
         switch (probe.kind()) {
-          case "chat" -> line("srt_canary " + words.word(probe.url()) + " " + words.word(probe.model()));
-          case "http-status" -> check(c, String.valueOf(probe.status()));
-          case "dynamo-instances" -> check(c, String.valueOf(probe.count()));
-          case "json-true" -> check(c, probe.field());
-          default -> check(c, "");
+          case CHAT -> line("srt_canary " + words.word(probe.url()) + " " + words.word(probe.model()));
+          case HTTP_STATUS -> check(c, String.valueOf(probe.status()));
+          case DYNAMO_INSTANCES -> check(c, String.valueOf(probe.count()));
+          case JSON_TRUE -> check(c, probe.field());
+          case TCP -> check(c, "");
         }
       }
       if (Gates.ROUTER_READY.equals(gate.name())) {
@@ -226,7 +226,7 @@ final class ScriptBody {
   }
 
   private void check(Gate.Check c, String arg) {
-    line("srt_wait " + words.word(c.target()) + " " + c.role().id() + " " + c.probe().kind() + " " + words.word(c.probe().url())
+    line("srt_wait " + words.word(c.target()) + " " + c.role().id() + " " + c.probe().kind().wire() + " " + words.word(c.probe().url())
         + (arg.isEmpty() ? "" : " " + words.word(arg)));
   }
 

@@ -42,7 +42,7 @@ class ArmsContractTest {
     Gate router = p.gates().get(1);
     assertThat(router.name()).isEqualTo(Gates.ROUTER_READY);
     assertThat(router.checks()).singleElement().satisfies(c -> {
-      assertThat(c.probe().kind()).isEqualTo("http-status");
+      assertThat(c.probe().kind()).isEqualTo(dev.srt.operator.plan.Probe.Kind.HTTP_STATUS);
       assertThat(c.probe().url()).isEqualTo("http://127.0.0.1:8000/readyz");
       assertThat(c.probe().status()).isEqualTo(200);
     });
