@@ -5,15 +5,15 @@ set -Eeuo pipefail
 # Job control: every background process gets its own process group, so it can be stopped whole.
 set -m
 
-SRT_COMPARISON=qwen3-32b-routers
-SRT_ARM=sgl-router
-SRT_MODE=direct
+SRT_COMPARISON="qwen3-32b-routers"
+SRT_ARM="sgl-router"
+SRT_MODE="direct"
 RUN_DIR="${SRT_RUN_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}"
 SRT_RUN_ID="${SRT_RUN_ID:-$(basename "$RUN_DIR")}"
 export SRT_RUN_ID
-SRT_PYTHON=python3
-SRT_HEALTH_TIMEOUT=1800
-SRT_HEALTH_INTERVAL=10
+SRT_PYTHON="python3"
+SRT_HEALTH_TIMEOUT="1800"
+SRT_HEALTH_INTERVAL="10"
 cd "$RUN_DIR"
 # Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate
 # another Python): the run has no SSH client.

@@ -256,8 +256,13 @@ final class ScriptBody {
     return plan.processes(Role.ROUTER).get(0).probe().url().replaceFirst("/(readyz|health)$", "");
   }
 
+  /**
+   * {@code NAME="value"}: always quoted, as a bare {@code SRT_COMPARISON=cmp} reads to shellcheck
+   * like a command run with an assignment (SC2209) whatever the name happens to be.
+   */
   private void assign(String name, String value) {
-    line(name + "=" + words.word(value));
+    String word = words.word(value);
+    line(name + "=" + (Shell.quote(value).equals(value) && word.equals(value) ? "\"" + value + "\"" : word));
   }
 
   private void line(String text) {

@@ -262,7 +262,7 @@ class ApplyCommandIT {
 
     Result r = apply("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--bash", "--arm", "dynamo-kv");
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(r.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_MODE=direct")
+    assertThat(r.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_MODE=\"direct\"")
         .contains("export PATH=" + workDir.resolve("emulator/bin") + ":\"$PATH\"");
     assertThat(r.err()).contains("emulated GPU host");
     assertThat(workDir.resolve("default")).doesNotExist();
@@ -270,7 +270,7 @@ class ApplyCommandIT {
     // without a cluster: defaults, still a direct script
     Result plain = apply("-f", COMPARISON.toString(), "--bash", "--arm", "sgl-router");
     assertThat(plain.code()).as(plain.toString()).isZero();
-    assertThat(plain.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_ARM=sgl-router");
+    assertThat(plain.out()).startsWith("#!/usr/bin/env bash\n").contains("SRT_ARM=\"sgl-router\"");
   }
 
   @Test
