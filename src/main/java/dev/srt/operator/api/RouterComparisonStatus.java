@@ -12,11 +12,20 @@ public class RouterComparisonStatus {
   /** The metadata.generation this status describes. */
   public Long observedGeneration;
 
-  /** Summary: Pending, Running, Succeeded, Failed, Suspended or Invalid. */
+  /**
+   * Summary: Pending, Queued (waiting for its direct GPU host, see queuePosition), Running,
+   * Succeeded, Failed, Suspended or Invalid.
+   */
   public String phase;
 
   /** Arms that succeeded for the current spec, out of all arms, e.g. 2/3. */
   public String armsSummary;
+
+  /**
+   * While Queued: how many comparisons are ahead of this one for its direct GPU host (which runs
+   * one comparison at a time, in the order they were created).
+   */
+  public Integer queuePosition;
 
   /** The arm that is running now, if any. */
   public String currentArm;

@@ -75,6 +75,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
   private final ArmResultGauges results;
   private final ClusterPolicy policy;
+  private final ClusterQueue queue;
 
   public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, EventRecorder events, Clock clock,
       Duration startingPoll, MeterRegistry metrics) {
@@ -91,6 +92,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.clock = clock;
     this.startingPoll = startingPoll;
     this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll);
+    this.queue = new ClusterQueue(wakeUps::propagateEvent);
   }
 
   @Override
@@ -142,6 +144,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     boolean rerun;
     /** The GpuCluster is being deleted: its runs are watched (and cancelled) but none is started. */
     boolean clusterDeleting;
+    /** Waiting for the direct host that another comparison holds. */
+    StatusAggregator.Queued queued;
 
     Run(RouterComparison rc, String who, Instant now) {
       this.rc = rc;
@@ -294,13 +298,22 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
     /** Records a run id, then submits: one step per reconcile, so a restart never submits twice. */
     Duration submitNext() {
-      if (!specErrors.isEmpty() || host == null || (rc.getSpec() != null && rc.getSpec().suspended())) {
-        return host == null && specErrors.isEmpty() ? Duration.ofSeconds(15) : null;
+      boolean inFlight = arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+      if (!specErrors.isEmpty() || (rc.getSpec() != null && rc.getSpec().suspended())) {
+        if (!inFlight) {
+          queue.leave(id);
+        }
+        return null;
       }
-      if (arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight())) {
+      if (host == null) {
+        return Duration.ofSeconds(15);
+      }
+      ClusterQueue.Place place = sharedHost() ? queue.want(clusterKey(), id, arrival(), inFlight) : new ClusterQueue.Place(0, null);
+      if (inFlight) {
         return Duration.ofMinutes(5);
       }
       if (clusterDeleting) {
+        queue.leave(id);
         clusterState = new ClusterState(false, "ClusterDeleting", "GpuCluster " + cluster.getMetadata().getName()
             + " is being deleted: no new run starts on it");
         return null;
@@ -308,6 +321,13 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       ArmStatus next = order().stream().map(arms::get)
           .filter(a -> a != null && ArmPhase.of(a.phase) == ArmPhase.Pending).findFirst().orElse(null);
       if (next == null) {
+        queue.leave(id);
+        return null;
+      }
+      if (!place.mayStart()) {
+        // Woken by the queue when the comparison ahead leaves it.
+        queued = new StatusAggregator.Queued(place.position(), place.holder().getNamespace().orElse("") + "/"
+            + place.holder().getName(), cluster.getMetadata().getName());
         return null;
       }
       if (next.runId == null) {
@@ -350,7 +370,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
           .findFirst().orElse(null);
       return withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
-          clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null), now));
+          clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null, queued), now));
     }
 
     RouterComparisonStatus withRerun(RouterComparisonStatus s) {
@@ -426,6 +446,16 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       return ns + "/" + cluster.getMetadata().getName();
     }
 
+    /** A direct host runs one comparison at a time (Slurm queues jobs itself). */
+    boolean sharedHost() {
+      return "direct".equals(cluster.getSpec().mode);
+    }
+
+    Instant arrival() {
+      String created = rc.getMetadata().getCreationTimestamp();
+      return created == null ? Instant.EPOCH : Instant.parse(created);
+    }
+
     Duration pollInterval() {
       return Durations.parse(cluster.getSpec().pollInterval, Duration.ofSeconds(5));
     }
@@ -446,6 +476,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     if (annotations != null && "true".equals(annotations.get(Api.ORPHAN_ON_DELETE_ANNOTATION))) {
       running.forEach(a -> observations.untrack(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId)));
       LOG.info("{}: deleted with {}: leaving {} run(s) on the host", who, Api.ORPHAN_ON_DELETE_ANNOTATION, running.size());
+      queue.leave(id);
       cleanupAttempts.remove(id);
       return DeleteControl.defaultDelete();
     }
@@ -472,6 +503,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       problem = "cannot cancel jobs: " + e.getMessage();
     }
     if (problem == null) {
+      queue.leave(id);
       cleanupAttempts.remove(id);
       armPhases.remove(id);
       results.remove(id);

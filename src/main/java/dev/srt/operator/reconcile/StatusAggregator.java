@@ -36,7 +36,16 @@ public final class StatusAggregator {
       boolean suspended,
       List<ArmStatus> arms,
       String currentArm,
-      String deletionMessage) {}
+      String deletionMessage,
+      Queued queued) {
+    public Inputs(long generation, List<Problem> specErrors, ClusterState cluster, boolean suspended, List<ArmStatus> arms,
+        String currentArm, String deletionMessage) {
+      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null);
+    }
+  }
+
+  /** Waiting for a direct host that another comparison holds. */
+  public record Queued(int position, String holder, String cluster) {}
 
   private StatusAggregator() {}
 
@@ -113,6 +122,11 @@ public final class StatusAggregator {
     } else if (!failed.isEmpty()) {
       s.phase = "Failed";
       s.message = "arm " + failed.get(0).name + " failed: " + failed.get(0).message;
+    } else if (in.queued() != null) {
+      s.phase = "Queued";
+      s.queuePosition = in.queued().position();
+      s.message = "queued for GpuCluster " + in.queued().cluster() + ": position " + in.queued().position() + ", behind "
+          + in.queued().holder();
     } else {
       s.phase = "Pending";
       s.message = unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
