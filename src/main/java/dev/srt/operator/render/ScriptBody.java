@@ -58,6 +58,7 @@ final class ScriptBody {
     line("# Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate");
     line("# another Python): the run has no SSH client.");
     line("unset SSH_CLIENT SSH2_CLIENT SSH_CONNECTION");
+    SecretEnvSource.source(plan, this::line);
     if (!plan.path().isEmpty()) {
       line("export PATH=" + plan.path().stream().map(words::word).collect(Collectors.joining(":")) + ":\"$PATH\"");
     }
@@ -83,6 +84,7 @@ final class ScriptBody {
     // After the node addresses: cluster env values may use {{node:N}}.
     plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
+    SecretEnvSource.require(plan, this::line);
     // The platform's name ({{host_tag}}); with a container the image's Python builds the wheels, so the image names it.
     String pythonTag = plan.container() == null ? "" : "image-" + Hashes.sha256(plan.container().image()).substring(0, 12);
     line("SRT_HOST_TAG=\"$(srt_host_tag " + words.word(pythonTag) + ")\"");
