@@ -28,7 +28,15 @@ public final class StatusAggregator {
     public static final ClusterState UNKNOWN = new ClusterState(null, "Probing", "no contact with the cluster yet");
   }
 
-  /** Everything the status is derived from. */
+  /** Reason of Degraded while a secret variable's Secret or key cannot be read (nothing is submitted). */
+  public static final String SECRET_ENV_MISSING = "SecretEnvMissing";
+
+  /**
+   * Everything the status is derived from.
+   *
+   * @param secretEnvProblem why the next run's secret variables cannot be resolved (names the Secret
+   *     and key, never a value), or null
+   */
   public record Inputs(
       long generation,
       List<Problem> specErrors,
@@ -36,7 +44,14 @@ public final class StatusAggregator {
       boolean suspended,
       List<ArmStatus> arms,
       String currentArm,
-      String deletionMessage) {}
+      String deletionMessage,
+      String secretEnvProblem) {
+
+    public Inputs(long generation, List<Problem> specErrors, ClusterState cluster, boolean suspended, List<ArmStatus> arms,
+        String currentArm, String deletionMessage) {
+      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null);
+    }
+  }
 
   private StatusAggregator() {}
 
@@ -89,6 +104,8 @@ public final class StatusAggregator {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "CancelPending", in.deletionMessage(), gen, now);
     } else if (!valid) {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "SpecInvalid", "the spec is invalid; nothing new is submitted", gen, now);
+    } else if (in.secretEnvProblem() != null) {
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, SECRET_ENV_MISSING, in.secretEnvProblem() + "; nothing is submitted", gen, now);
     } else if (!failed.isEmpty()) {
       ArmStatus f = failed.get(0);
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + f.message, gen, now);
@@ -115,7 +132,8 @@ public final class StatusAggregator {
       s.message = "arm " + failed.get(0).name + " failed: " + failed.get(0).message;
     } else {
       s.phase = "Pending";
-      s.message = unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
+      s.message = in.secretEnvProblem() != null ? "waiting for secretEnv: " + in.secretEnvProblem()
+          : unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
     }
     if (in.deletionMessage() != null) {
       s.message = in.deletionMessage();
