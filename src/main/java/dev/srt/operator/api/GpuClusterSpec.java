@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,10 @@ import java.util.Map;
 @ValidationRule(value = "!has(self.container) || !has(self.container.runtime) || self.container.runtime == 'none' || (self.container.runtime == 'pyxis' && self.mode == 'slurm') || (self.container.runtime == 'docker' && self.mode == 'direct')",
     message = "container.runtime pyxis needs mode: slurm, docker needs mode: direct", fieldPath = ".container.runtime")
 @ValidationRule(value = "!has(self.path) || self.path.all(p, p.startsWith('/'))", message = "every entry must be an absolute host path", fieldPath = ".path")
+@ValidationRule(value = "!has(self.secretEnv) || self.secretEnv.all(a, self.secretEnv.exists_one(b, b.name == a.name))",
+    message = "secretEnv names must be unique", fieldPath = ".secretEnv")
+@ValidationRule(value = "!has(self.secretEnv) || !has(self.env) || self.secretEnv.all(s, !(s.name in self.env))",
+    message = "a secretEnv name must not also be set in env", fieldPath = ".secretEnv")
 public class GpuClusterSpec {
   /**
    * slurm: submit each arm with sbatch on a login node. direct: run each arm as a detached bash
@@ -60,6 +65,16 @@ public class GpuClusterSpec {
 
   /** Environment exported by every rendered script. */
   public Map<String, String> env = new LinkedHashMap<>();
+
+  /**
+   * Environment variables of every run whose values come from Secrets in the GpuCluster's
+   * namespace (e.g. HF_TOKEN). The operator reads them when it submits a run and writes them to
+   * the run directory's secret.env (mode 0600), which the script sources: the values never appear
+   * in the spec, the script, a ConfigMap, the status or a command line. The operator needs get on
+   * these Secrets.
+   */
+  @Size(max = 32)
+  public List<SecretEnvVar> secretEnv;
 
   /** Slurm settings; only with mode: slurm. */
   public SlurmSpec slurm;

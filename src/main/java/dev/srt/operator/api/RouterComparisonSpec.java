@@ -26,6 +26,10 @@ import java.util.List;
     message = "dynamo.policyCatalog requires a pinned source build: set spec.dynamo.hash", fieldPath = ".dynamo")
 @ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecarPort) || self.dynamo.sidecarPort + (has(self.resources.aggWorkers) ? self.resources.aggWorkers : 1) - 1 <= 65535",
     message = "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535", fieldPath = ".dynamo.sidecarPort")
+@ValidationRule(value = "!has(self.secretEnv) || self.secretEnv.all(a, self.secretEnv.exists_one(b, b.name == a.name))",
+    message = "secretEnv names must be unique", fieldPath = ".secretEnv")
+@ValidationRule(value = "!has(self.secretEnv) || self.secretEnv.all(s, (!has(self.backend) || !has(self.backend.env) || !(s.name in self.backend.env)) && (!has(self.workload.env) || !(s.name in self.workload.env)) && self.arms.all(a, !has(a.frontend.env) || !(s.name in a.frontend.env)))",
+    message = "a secretEnv name must not also be set in backend.env, workload.env or an arm's frontend.env", fieldPath = ".secretEnv")
 public class RouterComparisonSpec {
   /** The GpuCluster (same namespace) whose GPUs every arm runs on. */
   @Required
@@ -65,6 +69,16 @@ public class RouterComparisonSpec {
   @Required
   @Size(min = 1, max = 8)
   public List<ArmSpec> arms = new ArrayList<>();
+
+  /**
+   * Environment variables of every process of every arm whose values come from Secrets in the
+   * comparison's namespace (e.g. HF_TOKEN for gated models). They are resolved when a run is
+   * submitted and written to the run directory's secret.env (mode 0600), which the script sources:
+   * the values never appear in the spec, the script, a ConfigMap, the status or a command line.
+   * With the CLI, apply --secret-env NAME takes each value from its own environment.
+   */
+  @Size(max = 32)
+  public List<SecretEnvVar> secretEnv;
 
   /** Order in which arms run. */
   public ExecutionSpec execution;

@@ -7,6 +7,7 @@ import dev.srt.operator.config.Durations;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.SshConfig;
 import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.host.Transport;
@@ -54,6 +55,11 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   @Option(names = "--follow", description = "Also print every event of events.jsonl as it arrives.")
   boolean follow;
+
+  @Option(names = "--secret-env", paramLabel = "NAME",
+      description = "A variable of spec.secretEnv whose value is this shell's environment variable NAME (repeatable; "
+          + "every declared name needs one). The value reaches the run only through the run directory's secret.env (mode 0600).")
+  List<String> secretEnv = new ArrayList<>();
 
   @Option(names = "--seed", paramLabel = "N", description = "Seed of execution.order: randomized (default: a random one, printed).")
   Long seed;
@@ -124,13 +130,14 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     if (rc.getSpec().suspended()) {
       throw new UsageError("RouterComparison " + rc.getMetadata().getName() + " has spec.suspend: true; nothing was submitted");
     }
+    SecretEnvFile secrets = SecretEnvValues.of(Planner.secretEnvNames(in.cluster().getSpec(), rc.getSpec()), secretEnv, System.getenv());
     GpuCluster cluster = emulated(in.cluster(), out);
     Mode mode = Mode.parse(cluster.getSpec().mode);
     List<String> arms = order(rc, only, out);
     Clock clock = Clock.systemUTC();
     try (Transport transport = transport(cluster)) {
       Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-      ArmRunner runner = new ArmRunner(backend, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock);
+      ArmRunner runner = new ArmRunner(backend, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock, secrets);
       ApplyOutput progress = new ApplyOutput(out, System.console() != null, follow, arms, clock);
       out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
           + cluster.getMetadata().getName() + " (" + mode.id() + " mode, " + transport.describe() + "): "

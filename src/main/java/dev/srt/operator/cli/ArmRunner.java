@@ -15,6 +15,7 @@ import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.Mode;
@@ -115,6 +116,7 @@ final class ArmRunner {
   private final Mode mode;
   private final Duration pollInterval;
   private final Clock clock;
+  private final SecretEnvFile secrets;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wake = lock.newCondition();
   private volatile boolean stopRequested;
@@ -125,6 +127,13 @@ final class ArmRunner {
   }
 
   ArmRunner(Backend backend, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock) {
+    this(backend, comparison, cluster, mode, pollInterval, clock, SecretEnvFile.NONE);
+  }
+
+  /** {@code secrets}: the values of the spec's secret variables, written to each run directory before the run starts. */
+  ArmRunner(Backend backend, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock,
+      SecretEnvFile secrets) {
+    this.secrets = secrets;
     this.backend = backend;
     this.observer = new ClusterObserver(backend);
     this.comparison = comparison;
@@ -199,7 +208,7 @@ final class ArmRunner {
     try {
       Submission submission;
       try {
-        submission = backend.submit(ref, script);
+        submission = backend.submit(ref, script, secrets);
       } catch (HostException e) {
         run.status = ArmProgress.submitted(arm, runId, null, backend.runDirectory(ref).path(), scriptHash, specHash, plan, run.started);
         run.hostError = e;

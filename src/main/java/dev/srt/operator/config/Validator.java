@@ -103,6 +103,7 @@ public final class Validator {
       out.add(Problem.error("spec.execution.order", "must be declared or randomized"));
     }
     arms(out, spec, disaggregated);
+    SecretEnvRules.comparison(out, spec, cluster);
     if (cluster != null && spec.clusterRef != null && spec.clusterRef.name != null
         && cluster.getMetadata() != null && !spec.clusterRef.name.equals(cluster.getMetadata().getName())) {
       out.add(Problem.warning("spec.clusterRef.name",
@@ -437,6 +438,7 @@ public final class Validator {
     }
     duration(out, "spec.pollInterval", s.pollInterval);
     env(out, "spec.env", s.env);
+    SecretEnvRules.cluster(out, s);
     if (s.path != null) {
       for (int i = 0; i < s.path.size(); i++) {
         requireAbsolute(out, "spec.path[" + i + "]", s.path.get(i), true);

@@ -18,8 +18,15 @@ public interface Backend {
   /**
    * Starts {@code script} as the run's job, unless the run already has one: then that job is
    * returned with {@link Submission#alreadyExisted()} set, and nothing is written or started.
+   * Before the job starts, {@code secrets} (unless empty) become the run directory's
+   * {@code secret.env} (mode 0600), sent on a command's stdin.
    */
-  Submission submit(RunRef run, String script) throws HostException;
+  Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException;
+
+  /** {@link #submit(RunRef, String, SecretEnvFile)} without secret variables. */
+  default Submission submit(RunRef run, String script) throws HostException {
+    return submit(run, script, SecretEnvFile.NONE);
+  }
 
   /**
    * Stops the run's job; a job that is already gone counts as stopped.

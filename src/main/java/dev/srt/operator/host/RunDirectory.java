@@ -19,6 +19,11 @@ public record RunDirectory(String path, String scriptName) {
     return file(scriptName);
   }
 
+  /** The secret variables' values (mode 0600), written just before the run starts; the script sources it. */
+  public String secretEnv() {
+    return file(SecretEnvFile.FILE_NAME);
+  }
+
   public String events() {
     return file("events.jsonl");
   }

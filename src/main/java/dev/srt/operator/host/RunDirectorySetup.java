@@ -2,17 +2,44 @@ package dev.srt.operator.host;
 
 import dev.srt.operator.render.Shell;
 
-/** The bash that lays out a run directory and installs the script read from stdin (both backends). */
+/**
+ * The bash that lays out a run directory and installs files read from stdin (both backends). The
+ * run directory is 0700 and its script 0600: the script runs as {@code bash run.sh} or through
+ * {@code sbatch}, neither needs the x bit, and nobody else on the host reads the run's files.
+ */
 final class RunDirectorySetup {
   private RunDirectorySetup() {}
 
-  /** Creates logs/ and results/, then writes stdin to the script atomically (temp file, chmod, rename). */
+  /** Creates the run directory (0700, also when it already existed), logs/ and results/. */
+  static String runDirectory(RunDirectory dir) {
+    String path = Shell.quote(dir.path());
+    return "mkdir -p -m 0700 -- " + path + "\n"
+        + "chmod 0700 -- " + path + "\n"
+        + "mkdir -p -- " + Shell.quote(dir.logs()) + " " + Shell.quote(dir.results()) + "\n";
+  }
+
+  /** Lays out the run directory, then writes stdin to the script atomically (temp file, chmod 0600, rename). */
   static String fromStdin(RunDirectory dir) {
-    String script = Shell.quote(dir.script());
-    return "mkdir -p -- " + Shell.quote(dir.logs()) + " " + Shell.quote(dir.results()) + "\n"
-        + "tmp=$(mktemp -- " + Shell.quote(dir.script() + ".tmp.XXXXXX") + ")\n"
+    return runDirectory(dir) + installFromStdin(dir.script());
+  }
+
+  /**
+   * Lays out the run directory, then writes stdin to its {@code secret.env} atomically. mktemp
+   * creates the temporary file 0600 and the umask keeps it so; the content never is an argument.
+   */
+  static String secretEnvFromStdin(RunDirectory dir) {
+    return "set -e\n"
+        + "umask 077\n"
+        + runDirectory(dir)
+        + installFromStdin(dir.secretEnv());
+  }
+
+  private static String installFromStdin(String target) {
+    return "tmp=$(mktemp -- " + Shell.quote(target + ".tmp.XXXXXX") + ")\n"
+        + "trap 'rm -f -- \"$tmp\"' EXIT\n"
         + "cat >\"$tmp\"\n"
-        + "chmod 0755 \"$tmp\"\n"
-        + "mv -f -- \"$tmp\" " + script + "\n";
+        + "chmod 0600 \"$tmp\"\n"
+        + "mv -f -- \"$tmp\" " + Shell.quote(target) + "\n"
+        + "trap - EXIT\n";
   }
 }

@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * (comparison, cluster, arm, mode) -> {@link RunPlan}. Pure: no I/O, same input, same plan. The
@@ -69,11 +71,20 @@ public final class Planner {
         new RunPlan.Settings(ctx.python(), ctx.workDir(), ctx.healthTimeoutSeconds(), ctx.healthIntervalSeconds(),
             ctx.sidecarStartupTimeoutSeconds(), Workload.RESULTS_DIR, scrape),
         new TreeMap<>(c.env == null ? Map.of() : c.env),
+        secretEnvNames(c, spec),
         c.path == null ? List.of() : List.copyOf(c.path),
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
         container(c, spec, arm),
         facts);
+  }
+
+  /** The names of the secret variables, the cluster's then the comparison's: values are never part of a plan. */
+  public static List<String> secretEnvNames(GpuClusterSpec cluster, RouterComparisonSpec spec) {
+    List<String> names = new ArrayList<>();
+    Stream.of(cluster.secretEnv, spec.secretEnv).filter(Objects::nonNull).flatMap(List::stream).map(v -> v.name)
+        .filter(n -> !names.contains(n)).forEach(names::add);
+    return List.copyOf(names);
   }
 
   /** The served model name: spec.model.servedModelName, else the model directory's name. */

@@ -7,6 +7,9 @@ import java.util.Map;
 /**
  * Everything one run of one arm does, as data: the input of both script renderers, printed by
  * {@code srt-operator plan} (schema in docs/plan-format.md). Immutable; built by {@link Planner}.
+ *
+ * <p>{@code secretEnv} holds only the NAMES of the variables whose values come from Secrets: the
+ * values are written next to the script when the run is submitted (host layer), never planned.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunPlan(
@@ -17,6 +20,7 @@ public record RunPlan(
     Topology topology,
     Settings settings,
     Map<String, String> env,
+    List<String> secretEnv,
     List<String> path,
     List<BuildStage> builds,
     List<ProcessSpec> processes,

@@ -8,6 +8,7 @@ import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -32,8 +33,8 @@ public final class BackendRunHost implements RunHost {
   }
 
   @Override
-  public Submission submit(RunRef run, String script) throws HostException {
-    return timed("submit", () -> backend.submit(run, script));
+  public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+    return timed("submit", () -> backend.submit(run, script, secrets));
   }
 
   @Override

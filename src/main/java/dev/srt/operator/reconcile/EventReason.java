@@ -9,6 +9,7 @@ public enum EventReason {
   Failed(true),
   Cancelled(false),
   SpecInvalid(true),
+  SecretEnvMissing(true),
   ClusterUnreachable(true);
 
   private final boolean warning;

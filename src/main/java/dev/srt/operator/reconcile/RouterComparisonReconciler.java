@@ -13,6 +13,7 @@ import dev.srt.operator.config.Validator;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.Planner;
@@ -76,6 +77,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final ArmResultGauges results;
   private final ClusterPolicy policy;
   private final ClusterQueue queue;
+  private final SecretEnvResolver secretEnv;
 
   public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, EventRecorder events, Clock clock,
       Duration startingPoll, MeterRegistry metrics) {
@@ -87,6 +89,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
     this.results = new ArmResultGauges(metrics);
     this.client = client;
+    this.secretEnv = new SecretEnvResolver(client);
     this.hosts = hosts;
     this.events = events;
     this.clock = clock;
@@ -146,6 +149,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     boolean clusterDeleting;
     /** Waiting for the direct host that another comparison holds. */
     StatusAggregator.Queued queued;
+    String secretEnvProblem;
 
     Run(RouterComparison rc, String who, Instant now) {
       this.rc = rc;
@@ -339,10 +343,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       RunRef ref = ref(next);
       try {
         RunPlan plan = planFor(next.name);
+        SecretEnvFile secrets = secretEnv.resolve(rc, cluster);
         String script = Scripts.render(plan);
         String scriptHash = "sha256:" + Hashes.sha256(script);
         ScriptConfigMaps.store(client, rc, next.name, next.runId, Scripts.fileName(plan), script, scriptHash);
-        Submission s = host.submit(ref, script);
+        Submission s = host.submit(ref, script, secrets);
         ArmStatus submitted = ArmProgress.submitted(next.name, next.runId, s.jobId(), host.runDir(ref), scriptHash,
             next.specHash, plan, now);
         if (s.alreadyExisted()) {
@@ -363,6 +368,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         next.message = "submit failed, will retry: " + e.getMessage();
         LOG.warn("{} arm {}: submit failed: {}", who, next.name, e.getMessage());
         return Duration.ofSeconds(15);
+      } catch (SecretEnvResolver.Unresolved e) {
+        secretEnvProblem = e.getMessage();
+        next.message = "not submitted: " + e.getMessage();
+        LOG.warn("{} arm {}: not submitted: {}", who, next.name, e.getMessage());
+        return Duration.ofSeconds(30);
       }
     }
 
@@ -370,7 +380,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
           .findFirst().orElse(null);
       return withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
-          clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null, queued), now));
+          clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
+          secretEnvProblem, queued), now));
     }
 
     RouterComparisonStatus withRerun(RouterComparisonStatus s) {
@@ -384,6 +395,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       }
       if (!isFalse(old, StatusAggregator.CLUSTER_REACHABLE) && isFalse(next, StatusAggregator.CLUSTER_REACHABLE)) {
         events.record(rc, EventReason.ClusterUnreachable, null, Conditions.find(next.conditions, StatusAggregator.CLUSTER_REACHABLE).getMessage());
+      }
+      if (secretEnvProblem != null && !hasReason(old, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)) {
+        events.record(rc, EventReason.SecretEnvMissing, null, secretEnvProblem + "; nothing is submitted");
       }
       Map<String, ArmStatus> before = new HashMap<>();
       if (old != null && old.arms != null) {
@@ -553,6 +567,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
   static boolean sameStatus(RouterComparisonStatus a, RouterComparisonStatus b) {
     return a != null && Mappers.json().valueToTree(a).equals(Mappers.json().valueToTree(b));
+  }
+
+  static boolean hasReason(RouterComparisonStatus s, String type, String reason) {
+    var c = s == null || s.conditions == null ? null : Conditions.find(s.conditions, type);
+    return c != null && reason.equals(c.getReason());
   }
 
   static boolean isFalse(RouterComparisonStatus s, String type) {

@@ -6,6 +6,7 @@ import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import java.util.Collection;
 import java.util.Map;
@@ -15,8 +16,16 @@ import java.util.Map;
  * (SSH or local, Slurm or direct); tests use a fake whose failures can be injected.
  */
 public interface RunHost extends AutoCloseable {
-  /** Submits the run's script unless the run already has a job (idempotent). */
-  Submission submit(RunRef run, String script) throws HostException;
+  /**
+   * Submits the run's script unless the run already has a job (idempotent); {@code secrets} become
+   * the run directory's secret.env before the job starts.
+   */
+  Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException;
+
+  /** {@link #submit(RunRef, String, SecretEnvFile)} without secret variables. */
+  default Submission submit(RunRef run, String script) throws HostException {
+    return submit(run, script, SecretEnvFile.NONE);
+  }
 
   /** Stops the run's job; "already gone" is success (idempotent). */
   void cancel(RunRef run, String jobId) throws HostException;

@@ -28,7 +28,16 @@ public final class StatusAggregator {
     public static final ClusterState UNKNOWN = new ClusterState(null, "Probing", "no contact with the cluster yet");
   }
 
-  /** Everything the status is derived from. */
+  /** Reason of Degraded while a secret variable's Secret or key cannot be read (nothing is submitted). */
+  public static final String SECRET_ENV_MISSING = "SecretEnvMissing";
+
+  /**
+   * Everything the status is derived from.
+   *
+   * @param secretEnvProblem why the next run's secret variables cannot be resolved (names the Secret
+   *     and key, never a value), or null
+   * @param queued the comparison waits for its direct host, which another holds; or null
+   */
   public record Inputs(
       long generation,
       List<Problem> specErrors,
@@ -37,10 +46,12 @@ public final class StatusAggregator {
       List<ArmStatus> arms,
       String currentArm,
       String deletionMessage,
+      String secretEnvProblem,
       Queued queued) {
+
     public Inputs(long generation, List<Problem> specErrors, ClusterState cluster, boolean suspended, List<ArmStatus> arms,
         String currentArm, String deletionMessage) {
-      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null);
+      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null, null);
     }
   }
 
@@ -98,6 +109,8 @@ public final class StatusAggregator {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "CancelPending", in.deletionMessage(), gen, now);
     } else if (!valid) {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "SpecInvalid", "the spec is invalid; nothing new is submitted", gen, now);
+    } else if (in.secretEnvProblem() != null) {
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, SECRET_ENV_MISSING, in.secretEnvProblem() + "; nothing is submitted", gen, now);
     } else if (!failed.isEmpty()) {
       ArmStatus f = failed.get(0);
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + f.message, gen, now);
@@ -129,7 +142,8 @@ public final class StatusAggregator {
           + in.queued().holder();
     } else {
       s.phase = "Pending";
-      s.message = unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
+      s.message = in.secretEnvProblem() != null ? "waiting for secretEnv: " + in.secretEnvProblem()
+          : unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
     }
     if (in.deletionMessage() != null) {
       s.message = in.deletionMessage();

@@ -92,6 +92,8 @@ abstract class Launcher {
       mounts(extraMounts).forEach(m -> out.addAll(List.of("--volume", m)));
       // The script's exported environment (the cluster's env) does not cross into a container by itself.
       plan.env().keySet().stream().filter(k -> !env.containsKey(k)).forEach(k -> out.addAll(List.of("--env", k)));
+      // Nor do the secret variables; by name only, so docker reads each value from its own environment, never argv.
+      plan.secretEnv().stream().filter(k -> !env.containsKey(k)).forEach(k -> out.addAll(List.of("--env", k)));
       // --gpus renumbers the selected devices from 0 inside the container.
       env.forEach((k, v) -> {
         if (!k.equals("CUDA_VISIBLE_DEVICES")) {

@@ -58,6 +58,7 @@ final class ScriptBody {
     line("# Submitted over SSH, bash would read ~/.bashrc in every shell it starts (and, e.g., activate");
     line("# another Python): the run has no SSH client.");
     line("unset SSH_CLIENT SSH2_CLIENT SSH_CONNECTION");
+    SecretEnvSource.source(plan, this::line);
     if (!plan.path().isEmpty()) {
       line("export PATH=" + plan.path().stream().map(words::word).collect(Collectors.joining(":")) + ":\"$PATH\"");
     }
@@ -83,6 +84,7 @@ final class ScriptBody {
     // After the node addresses: cluster env values may use {{node:N}}.
     plan.env().forEach((k, v) -> line("export " + k + "=" + words.word(v)));
     line("srt_begin");
+    SecretEnvSource.require(plan, this::line);
     if (plan.mode() == Mode.DIRECT) {
       // Slurm queues jobs itself; a direct host is shared through one lease under workDir.
       line("srt_take_host_lease " + Shell.quote(plan.settings().workDir() + "/host.lease"));

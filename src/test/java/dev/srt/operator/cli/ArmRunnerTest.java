@@ -14,6 +14,7 @@ import dev.srt.operator.host.LocalTransport;
 import dev.srt.operator.host.RunDirectory;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
@@ -72,7 +73,7 @@ class ArmRunnerTest {
     }
 
     @Override
-    public Submission submit(RunRef run, String script) throws HostException {
+    public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
       if (submitError != null) {
         throw submitError;
       }

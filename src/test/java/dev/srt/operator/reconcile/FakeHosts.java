@@ -13,6 +13,7 @@ import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.ResultMetric;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ final class FakeHosts implements Hosts {
     final Map<RunRef, List<RunEvent>> events = new LinkedHashMap<>();
     final Map<RunRef, JobStatus> jobStatus = new LinkedHashMap<>();
     final Map<RunRef, String> scripts = new LinkedHashMap<>();
+    /** The secret.env content each run was submitted with. */
+    final Map<RunRef, SecretEnvFile> secretEnv = new LinkedHashMap<>();
     final List<RunRef> cancelled = new CopyOnWriteArrayList<>();
     final AtomicInteger submitCalls = new AtomicInteger();
     final AtomicInteger pollCalls = new AtomicInteger();
@@ -119,7 +122,7 @@ final class FakeHosts implements Hosts {
 
   private final class Host implements RunHost {
     @Override
-    public Submission submit(RunRef run, String script) throws HostException {
+    public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
       state.submitCalls.incrementAndGet();
       check();
       synchronized (state) {
@@ -130,6 +133,7 @@ final class FakeHosts implements Hosts {
         String job = String.valueOf(state.nextJob.incrementAndGet());
         state.jobs.put(run, job);
         state.scripts.put(run, script);
+        state.secretEnv.put(run, secrets);
         state.jobStatus.put(run, new JobStatus(JobState.RUNNING, null, null));
         return new Submission(job, false);
       }
