@@ -13,7 +13,7 @@ import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
 import dev.srt.operator.plan.Planner;
-import dev.srt.operator.reconcile.ArmPhase;
+import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.render.DirectScript;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -5,7 +5,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.Submission;
-import dev.srt.operator.reconcile.ArmPhase;
+import dev.srt.operator.run.ArmPhase;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;

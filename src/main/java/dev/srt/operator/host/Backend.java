@@ -18,14 +18,19 @@ public interface Backend {
   /**
    * Starts {@code script} as the run's job, unless the run already has one: then that job is
    * returned with {@link Submission#alreadyExisted()} set, and nothing is written or started.
-   * Before the job starts, {@code secrets} (unless empty) become the run directory's
-   * {@code secret.env} (mode 0600), sent on a command's stdin.
+   * Before the job starts, the files' secrets (unless empty) become the run directory's
+   * {@code secret.env} (mode 0600) and its plan {@code plan.json}, each sent on a command's stdin.
    */
-  Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException;
+  Submission submit(RunRef run, RunFiles files) throws HostException;
 
-  /** {@link #submit(RunRef, String, SecretEnvFile)} without secret variables. */
+  /** {@link #submit(RunRef, RunFiles)} of a script with secret variables and no plan. */
+  default Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+    return submit(run, new RunFiles(script, null, secrets));
+  }
+
+  /** {@link #submit(RunRef, RunFiles)} of a script alone. */
   default Submission submit(RunRef run, String script) throws HostException {
-    return submit(run, script, SecretEnvFile.NONE);
+    return submit(run, RunFiles.script(script));
   }
 
   /**

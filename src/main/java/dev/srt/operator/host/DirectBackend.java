@@ -67,14 +67,16 @@ public final class DirectBackend implements Backend {
 
   /** A recorded pid means the run was started (perhaps already finished): never start it twice. */
   @Override
-  public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+  public Submission submit(RunRef run, RunFiles files) throws HostException {
+    String script = files.script();
     String recorded = transport.exec(lookupCommand(run), COMMAND_TIMEOUT)
         .orThrow("looking for an existing start of " + run + " on " + transport.describe()).stdout().strip();
     if (recorded.matches("\\d+")) {
       log.info("{}: run {} was already started as pid {}", transport.describe(), run, recorded);
       return new Submission(recorded, true);
     }
-    SecretEnvWriter.write(transport, runDirectory(run), run, secrets);
+    SecretEnvWriter.write(transport, runDirectory(run), run, files.secrets());
+    SecretEnvWriter.writePlan(transport, runDirectory(run), run, files.plan());
     ExecResult result = transport.exec(startCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
         .orThrow("starting " + run + " on " + transport.describe());
     String pid = result.stdout().lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())

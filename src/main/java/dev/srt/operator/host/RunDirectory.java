@@ -20,6 +20,11 @@ public record RunDirectory(String path, String scriptName) {
   }
 
   /** The secret variables' values (mode 0600), written just before the run starts; the script sources it. */
+  /** The plan the script was rendered from, as JSON: what was submitted (docs/run-protocol.md). */
+  public String plan() {
+    return path + "/plan.json";
+  }
+
   public String secretEnv() {
     return file(SecretEnvFile.FILE_NAME);
   }

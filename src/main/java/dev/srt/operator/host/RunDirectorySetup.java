@@ -34,6 +34,11 @@ final class RunDirectorySetup {
         + installFromStdin(dir.secretEnv());
   }
 
+  /** Lays out the run directory, then writes stdin to its {@code plan.json} atomically. */
+  static String planFromStdin(RunDirectory dir) {
+    return "set -e\n" + runDirectory(dir) + installFromStdin(dir.plan());
+  }
+
   private static String installFromStdin(String target) {
     return "tmp=$(mktemp -- " + Shell.quote(target + ".tmp.XXXXXX") + ")\n"
         + "trap 'rm -f -- \"$tmp\"' EXIT\n"

@@ -41,13 +41,15 @@ public final class SlurmBackend implements Backend {
   }
 
   @Override
-  public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+  public Submission submit(RunRef run, RunFiles files) throws HostException {
+    String script = files.script();
     Optional<String> existing = findJob(run);
     if (existing.isPresent()) {
       log.info("{}: run {} already has Slurm job {}", transport.describe(), run, existing.get());
       return new Submission(existing.get(), true);
     }
-    SecretEnvWriter.write(transport, runDirectory(run), run, secrets);
+    SecretEnvWriter.write(transport, runDirectory(run), run, files.secrets());
+    SecretEnvWriter.writePlan(transport, runDirectory(run), run, files.plan());
     ExecResult result = transport.exec(submitCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
         .orThrow("submitting " + run + " on " + transport.describe());
     String jobId = lastLine(result.stdout());

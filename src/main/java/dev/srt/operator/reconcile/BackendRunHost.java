@@ -7,6 +7,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
@@ -33,8 +34,8 @@ public final class BackendRunHost implements RunHost {
   }
 
   @Override
-  public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
-    return timed("submit", () -> backend.submit(run, script, secrets));
+  public Submission submit(RunRef run, RunFiles files) throws HostException {
+    return timed("submit", () -> backend.submit(run, files));
   }
 
   @Override

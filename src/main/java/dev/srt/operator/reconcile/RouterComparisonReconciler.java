@@ -1,5 +1,7 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.ArmStatus;

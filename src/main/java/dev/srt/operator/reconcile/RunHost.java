@@ -5,6 +5,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
@@ -20,11 +21,16 @@ public interface RunHost extends AutoCloseable {
    * Submits the run's script unless the run already has a job (idempotent); {@code secrets} become
    * the run directory's secret.env before the job starts.
    */
-  Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException;
+  Submission submit(RunRef run, RunFiles files) throws HostException;
 
-  /** {@link #submit(RunRef, String, SecretEnvFile)} without secret variables. */
+  /** {@link #submit(RunRef, RunFiles)} of a script with secret variables and no plan. */
+  default Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+    return submit(run, new RunFiles(script, null, secrets));
+  }
+
+  /** {@link #submit(RunRef, RunFiles)} of a script alone. */
   default Submission submit(RunRef run, String script) throws HostException {
-    return submit(run, script, SecretEnvFile.NONE);
+    return submit(run, RunFiles.script(script));
   }
 
   /** Stops the run's job; "already gone" is success (idempotent). */

@@ -14,11 +14,12 @@ import dev.srt.operator.host.LocalTransport;
 import dev.srt.operator.host.RunDirectory;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
-import dev.srt.operator.reconcile.ArmPhase;
+import dev.srt.operator.run.ArmPhase;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -73,7 +74,9 @@ class ArmRunnerTest {
     }
 
     @Override
-    public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+    public Submission submit(RunRef run, RunFiles files) throws HostException {
+      String script = files.script();
+      SecretEnvFile secrets = files.secrets();
       if (submitError != null) {
         throw submitError;
       }

@@ -17,7 +17,7 @@ import dev.srt.operator.host.SlurmBackend;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Mode;
-import dev.srt.operator.reconcile.ArmPhase;
+import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.render.Scripts;
 import dev.srt.operator.render.Shell;
 import dev.srt.operator.testinfra.TestHosts;

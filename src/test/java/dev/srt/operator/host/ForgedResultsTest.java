@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.reconcile.ArmPhase;
-import dev.srt.operator.reconcile.ArmProgress;
+import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.ArmProgress;
 import dev.srt.operator.reconcile.ArmResultGauges;
 import dev.srt.operator.reconcile.BackendRunHost;
 import dev.srt.operator.reconcile.RunObservations;

@@ -13,6 +13,7 @@ import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.ResultMetric;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import java.time.Instant;
@@ -37,6 +38,8 @@ final class FakeHosts implements Hosts {
     final Map<RunRef, List<RunEvent>> events = new LinkedHashMap<>();
     final Map<RunRef, JobStatus> jobStatus = new LinkedHashMap<>();
     final Map<RunRef, String> scripts = new LinkedHashMap<>();
+    /** The plan.json each run was submitted with (null: none). */
+    final Map<RunRef, String> plans = new LinkedHashMap<>();
     /** The secret.env content each run was submitted with. */
     final Map<RunRef, SecretEnvFile> secretEnv = new LinkedHashMap<>();
     final List<RunRef> cancelled = new CopyOnWriteArrayList<>();
@@ -122,7 +125,9 @@ final class FakeHosts implements Hosts {
 
   private final class Host implements RunHost {
     @Override
-    public Submission submit(RunRef run, String script, SecretEnvFile secrets) throws HostException {
+    public Submission submit(RunRef run, RunFiles files) throws HostException {
+      String script = files.script();
+      SecretEnvFile secrets = files.secrets();
       state.submitCalls.incrementAndGet();
       check();
       synchronized (state) {
@@ -133,6 +138,7 @@ final class FakeHosts implements Hosts {
         String job = String.valueOf(state.nextJob.incrementAndGet());
         state.jobs.put(run, job);
         state.scripts.put(run, script);
+        state.plans.put(run, files.plan());
         state.secretEnv.put(run, secrets);
         state.jobStatus.put(run, new JobStatus(JobState.RUNNING, null, null));
         return new Submission(job, false);

@@ -1,4 +1,4 @@
-package dev.srt.operator.reconcile;
+package dev.srt.operator.run;
 
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;

@@ -1,4 +1,4 @@
-package dev.srt.operator.reconcile;
+package dev.srt.operator.run;
 
 /** The life of one run of an arm, as shown in {@code status.arms[].phase}. */
 public enum ArmPhase {
