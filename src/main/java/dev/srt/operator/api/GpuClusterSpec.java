@@ -2,8 +2,10 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,11 +28,13 @@ public class GpuClusterSpec {
    * script on one GPU host.
    */
   @Required
+  @Size(max = Limits.MAX_WORD)
   public String mode;
 
   /**
    * ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.
    */
+  @Size(max = Limits.MAX_WORD)
   public String transport;
 
   /** SSH connection; required with transport: ssh. */
@@ -41,23 +45,30 @@ public class GpuClusterSpec {
    * <namespace>/<comparison>/<arm>/<runId>/ and build caches live.
    */
   @Required
+  @Size(max = Limits.MAX_PATH)
   public String workDir;
 
-  /** GPUs per node. Default 8. */
+  /** GPUs per node, at most 16. Default 8. */
   @Min(1)
+  @Max(Limits.MAX_GPUS_PER_NODE)
   public Integer gpusPerNode;
 
   /** GPU model, informational (e.g. h100). */
+  @Size(max = Limits.MAX_WORD)
   public String gpuType;
 
   /** Interpreter used for python -m modules on the host. Default python3. */
+  @Size(max = Limits.MAX_PATH)
   public String python;
 
   /** Directories prepended to PATH in every rendered script. */
-  public List<String> path = new ArrayList<>();
+  @Size(max = Limits.MAX_ITEMS)
+  public List<@Size(max = Limits.MAX_PATH) String> path = new ArrayList<>();
 
   /** Environment exported by every rendered script. */
-  public Map<String, String> env = new LinkedHashMap<>();
+  @Size(max = Limits.MAX_ENV)
+  @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)
+  public Map<String, @Size(max = Limits.MAX_TEXT) String> env = new LinkedHashMap<>();
 
   /** Slurm settings; only with mode: slurm. */
   public SlurmSpec slurm;
@@ -68,6 +79,7 @@ public class GpuClusterSpec {
   public ContainerSpec container;
 
   /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
+  @Size(max = Limits.MAX_WORD)
   public String pollInterval;
 
   @JsonIgnore
