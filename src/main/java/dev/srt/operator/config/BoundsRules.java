@@ -151,6 +151,7 @@ public final class BoundsRules {
     long workers = r.aggWorkers == null ? 1 : r.aggWorkers;
     long nodes = r.aggNodes == null ? 1 : r.aggNodes;
     if (r.disaggregated() || workers < 1 || workers > MAX_WORKERS || nodes < 1 || nodes > MAX_NODES
+        || (r.gpusPerWorker != null && (r.gpusPerWorker < 1 || r.gpusPerWorker > MAX_GPUS_PER_WORKER))
         || gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE || base < MIN_PORT || base + workers - 1 > MAX_PORT) {
       return;
     }

@@ -265,7 +265,7 @@ public final class Validator {
     long perNode = gpusPerNode(cluster);
     long nodes = r.aggNodes == null ? 1 : r.aggNodes;
     long workers = r.aggWorkers;
-    if (workers < 1 || nodes < 1 || perNode < 1) {
+    if (workers < 1 || nodes < 1 || perNode < 1 || (r.gpusPerWorker != null && r.gpusPerWorker < 1)) {
       return;
     }
     long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * perNode / workers;

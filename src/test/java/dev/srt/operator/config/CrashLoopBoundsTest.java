@@ -109,6 +109,9 @@ class CrashLoopBoundsTest {
     for (int clear : List.of(5202, 6164, 7502, 8001, 17502, 50051, 65534)) {
       assertThat(errors(LoadedResources.parse("rc.yaml", comparison(twoWorkers, "sidecarPort: " + clear)))).as("base %d", clear).isEmpty();
     }
+    // A topology that is wrong in itself is reported as such, not examined for ports.
+    assertThat(errors(LoadedResources.parse("rc.yaml", comparison("{aggWorkers: 2, gpusPerWorker: 0}", "sidecarPort: 6100"))))
+        .containsExactly("spec.resources.gpusPerWorker: must be at least 1");
     // The planner's own guard names both users of the port.
     assertThatThrownBy(() -> Topology.aggregated(resources(1, 2, 4), 8, 6100))
         .hasMessage("port plan: worker-0 grpc and worker-0 http would share port 6100 on node 0");
