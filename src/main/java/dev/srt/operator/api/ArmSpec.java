@@ -19,7 +19,7 @@ public class ArmSpec {
    * status.
    */
   @Required
-  @Size(max = 63)
+  @Size(max = Limits.MAX_DNS_LABEL)
   public String name;
 
   /** The router of this arm. */

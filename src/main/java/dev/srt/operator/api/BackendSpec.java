@@ -3,6 +3,7 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.Map;
  */
 public class BackendSpec {
   /** Inference engine. Default and only value: sglang (python -m sglang.launch_server). */
+  @Size(max = Limits.MAX_WORD)
   public String type;
 
   /**
@@ -22,10 +24,13 @@ public class BackendSpec {
    * list -> --key v1 v2. Rendered in key order.
    */
   @SchemaFrom(type = JsonNode.class)
+  @Size(max = Limits.MAX_FLAGS)
   public Map<String, Object> args = new LinkedHashMap<>();
 
   /** Environment of every worker process. */
-  public Map<String, String> env = new LinkedHashMap<>();
+  @Size(max = Limits.MAX_ENV)
+  @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)
+  public Map<String, @Size(max = Limits.MAX_TEXT) String> env = new LinkedHashMap<>();
 
   /**
    * The whole KV-event wiring: each worker publishes its KV cache events here, and each router

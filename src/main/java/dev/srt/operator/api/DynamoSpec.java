@@ -3,6 +3,7 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** How Dynamo is installed for arms whose frontend is dynamo. */
@@ -17,12 +18,15 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
 public class DynamoSpec {
   /** Released version installed from the package index (pip install ai-dynamo==<version>). */
+  @Size(max = Limits.MAX_WORD)
   public String version;
 
   /** Commit (40 hex) of a cached source build; required by policy catalogs. */
+  @Size(max = Limits.COMMIT_LENGTH)
   public String hash;
 
   /** Absolute host path of a prebuilt ai_dynamo_runtime wheel to install. */
+  @Size(max = Limits.MAX_PATH)
   public String wheel;
 
   /** Where the source build of hash comes from. */
@@ -32,21 +36,24 @@ public class DynamoSpec {
    * Dynamo event plane (DYN_EVENT_PLANE): zmq. Discovery is file-based in the run directory, so no
    * etcd or NATS runs. Default: Dynamo's own.
    */
+  @Size(max = Limits.MAX_WORD)
   public String eventPlane;
 
   /** Dynamo request plane (DYN_REQUEST_PLANE): tcp or http. Default tcp. */
+  @Size(max = Limits.MAX_WORD)
   public String requestPlane;
 
   /**
    * Base gRPC port of the native SGLang engines coupled to sidecars; worker i uses base+i. Default
    * 50051.
    */
-  @Min(1)
-  @Max(65535)
+  @Min(Limits.MIN_PORT)
+  @Max(Limits.MAX_PORT)
   public Integer sidecarPort;
 
   /**
    * How long a sidecar waits for its engine's gRPC port, e.g. 20m. Default: healthCheck.timeout.
    */
+  @Size(max = Limits.MAX_WORD)
   public String sidecarStartupTimeout;
 }

@@ -1,6 +1,7 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -11,5 +12,6 @@ public class ExecutionSpec {
    * comparison's uid and generation, so the order is stable across operator restarts. Default
    * declared.
    */
+  @Size(max = Limits.MAX_WORD)
   public String order;
 }

@@ -14,9 +14,11 @@ import java.util.regex.Pattern;
  * makes it the CRD's descriptions, which {@code kubectl explain} shows.
  */
 final class FieldDocs {
-  // A Javadoc comment, then annotations, then a public field or a getter.
+  // A Javadoc comment, then annotations, then a public field or a getter. The type may carry
+  // type-use annotations (List<@Size(max = 4096) String>).
   private static final Pattern MEMBER = Pattern.compile(
-      "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[^\\n]*\\n\\s*)*)public\\s+[\\w.<>, ?\\[\\]]+\\s+(\\w+)\\s*(\\(\\)|[=;])", Pattern.DOTALL);
+      "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[^\\n]*\\n\\s*)*)public\\s+(?:[\\w.<>, ?\\[\\]]|@\\w+(?:\\([^)\\n]*\\))?)+\\s+(\\w+)\\s*(\\(\\)|[=;])",
+      Pattern.DOTALL);
   private static final Pattern JSON_NAME = Pattern.compile("@JsonProperty\\(\"([^\"]+)\"\\)");
   private static final Pattern INLINE_TAG = Pattern.compile("\\{@(?:code|link|literal) ([^}]*)}");
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,15 +27,18 @@ public class FrontendSpec {
    * (python -m dynamo.frontend).
    */
   @Required
+  @Size(max = Limits.MAX_WORD)
   public String type;
 
   /**
    * sgl-router only: absolute host path of the experimental/sgl-router crate; built with cargo
    * build --release before the router starts.
    */
+  @Size(max = Limits.MAX_PATH)
   public String source;
 
   /** sgl-router only: absolute host path of a prebuilt sgl-router executable. */
+  @Size(max = Limits.MAX_PATH)
   public String binary;
 
   /**
@@ -42,8 +46,11 @@ public class FrontendSpec {
    * tokenizer-path or router-policy-config wins over the derived value.
    */
   @SchemaFrom(type = JsonNode.class)
+  @Size(max = Limits.MAX_FLAGS)
   public Map<String, Object> args = new LinkedHashMap<>();
 
   /** Environment of the router process. */
-  public Map<String, String> env = new LinkedHashMap<>();
+  @Size(max = Limits.MAX_ENV)
+  @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)
+  public Map<String, @Size(max = Limits.MAX_TEXT) String> env = new LinkedHashMap<>();
 }

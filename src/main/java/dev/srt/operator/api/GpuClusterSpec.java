@@ -2,6 +2,7 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -31,6 +32,7 @@ public class GpuClusterSpec {
    * script on one GPU host.
    */
   @Required
+  @Size(max = Limits.MAX_WORD)
   public String mode;
 
   /**
@@ -38,6 +40,7 @@ public class GpuClusterSpec {
    * The operator refuses local unless it was started with --allow-local-transport: scripts would
    * run inside the operator's own pod, with its ServiceAccount.
    */
+  @Size(max = Limits.MAX_WORD)
   public String transport;
 
   /** SSH connection; required with transport: ssh. */
@@ -48,23 +51,30 @@ public class GpuClusterSpec {
    * <namespace>/<comparison>/<arm>/<runId>/ and build caches live.
    */
   @Required
+  @Size(max = Limits.MAX_PATH)
   public String workDir;
 
-  /** GPUs per node. Default 8. */
+  /** GPUs per node, at most 16. Default 8. */
   @Min(1)
+  @Max(Limits.MAX_GPUS_PER_NODE)
   public Integer gpusPerNode;
 
   /** GPU model, informational (e.g. h100). */
+  @Size(max = Limits.MAX_WORD)
   public String gpuType;
 
   /** Interpreter used for python -m modules on the host. Default python3. */
+  @Size(max = Limits.MAX_PATH)
   public String python;
 
   /** Directories prepended to PATH in every rendered script. */
-  public List<String> path = new ArrayList<>();
+  @Size(max = Limits.MAX_ITEMS)
+  public List<@Size(max = Limits.MAX_PATH) String> path = new ArrayList<>();
 
   /** Environment exported by every rendered script. */
-  public Map<String, String> env = new LinkedHashMap<>();
+  @Size(max = Limits.MAX_ENV)
+  @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)
+  public Map<String, @Size(max = Limits.MAX_TEXT) String> env = new LinkedHashMap<>();
 
   /**
    * Environment variables of every run whose values come from Secrets in the GpuCluster's
@@ -85,6 +95,7 @@ public class GpuClusterSpec {
   public ContainerSpec container;
 
   /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
+  @Size(max = Limits.MAX_WORD)
   public String pollInterval;
 
   /**

@@ -1,6 +1,7 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -11,8 +12,10 @@ public class HealthCheckSpec {
    * Budget of each readiness gate of an arm (every worker healthy; router ready; canary). Default
    * 30m.
    */
+  @Size(max = Limits.MAX_WORD)
   public String timeout;
 
   /** Pause between readiness probes. Default 10s. */
+  @Size(max = Limits.MAX_WORD)
   public String interval;
 }

@@ -1,6 +1,7 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Rendered into each worker's --kv-events-config with a per-worker endpoint tcp://*:5200+i. */
@@ -8,9 +9,11 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.publisher) || self.publisher == 'zmq'", message = "supported publishers: zmq", fieldPath = ".publisher")
 public class KvEventsSpec {
   /** Publisher kind. Default and only value: zmq. */
+  @Size(max = Limits.MAX_WORD)
   public String publisher;
 
   /** ZMQ topic. Default: kv-events. */
+  @Size(max = Limits.MAX_TEXT)
   public String topic;
 
   /**

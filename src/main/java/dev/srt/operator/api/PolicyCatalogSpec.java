@@ -3,6 +3,7 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,28 +20,35 @@ import java.util.List;
     message = "must be a relative path inside the crate directory", fieldPath = ".config")
 public class PolicyCatalogSpec {
   /** Git URL of the repository holding the catalog crate. */
+  @Size(max = Limits.MAX_TEXT)
   public String git;
 
   /** Absolute host path of a checkout holding the catalog crate (instead of git). */
+  @Size(max = Limits.MAX_PATH)
   public String path;
 
   /** Commit (40 hex) to build; required with git. */
+  @Size(max = Limits.COMMIT_LENGTH)
   public String rev;
 
   /** Directory of the crate inside the repository. Default: the repository root. */
+  @Size(max = Limits.MAX_PATH)
   public String crateSubdir;
 
   /** Cargo package name of the catalog crate. */
   @Required
   @JsonProperty("package")
+  @Size(max = Limits.MAX_WORD)
   public String packageName;
 
   /**
    * Worker-selection YAML inside the crate directory, published next to the wheel and passed as
    * --router-policy-config. Default worker-selection.yaml.
    */
+  @Size(max = Limits.MAX_PATH)
   public String config;
 
   /** Cargo features of the Dynamo Python bindings to enable. Default [custom-policy]. */
-  public List<String> features = new ArrayList<>();
+  @Size(max = Limits.MAX_ITEMS)
+  public List<@Size(max = Limits.MAX_WORD) String> features = new ArrayList<>();
 }

@@ -67,7 +67,7 @@ public class RouterComparisonSpec {
    * the same GPUs.
    */
   @Required
-  @Size(min = 1, max = 8)
+  @Size(min = 1, max = Limits.MAX_ARMS)
   public List<ArmSpec> arms = new ArrayList<>();
 
   /**

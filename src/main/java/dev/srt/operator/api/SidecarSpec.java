@@ -1,6 +1,7 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.generator.annotation.Size;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +14,8 @@ public class SidecarSpec {
   public Boolean enabled;
 
   /** Extra arguments appended to python -m dynamo.sglang.sidecar. */
-  public List<String> args = new ArrayList<>();
+  @Size(max = Limits.MAX_ARGS)
+  public List<@Size(max = Limits.MAX_TEXT) String> args = new ArrayList<>();
 
   public boolean enabledOrDefault() {
     return enabled == null || enabled;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,15 +16,17 @@ import io.fabric8.generator.annotation.ValidationRule;
 public class SshSpec {
   /** Host name or address of the login node or GPU host. */
   @Required
+  @Size(max = Limits.MAX_NAME)
   public String host;
 
   /** SSH port. Default 22. */
-  @Min(1)
-  @Max(65535)
+  @Min(Limits.MIN_PORT)
+  @Max(Limits.MAX_PORT)
   public Integer port;
 
   /** User to log in as. */
   @Required
+  @Size(max = Limits.MAX_NAME)
   public String user;
 
   /** Secret key holding the private key (OpenSSH or PEM; ed25519 or RSA). Used by the operator. */
@@ -33,14 +36,17 @@ public class SshSpec {
   public SecretKeyRef knownHostsSecretRef;
 
   /** Private key file on the machine running the CLI (instead of privateKeySecretRef). */
+  @Size(max = Limits.MAX_PATH)
   public String privateKeyFile;
 
   /** known_hosts file on the machine running the CLI (instead of knownHostsSecretRef). */
+  @Size(max = Limits.MAX_PATH)
   public String knownHostsFile;
 
   /** Accept any host key. Never the default; for throw-away test hosts only. */
   public Boolean insecureSkipHostKeyVerification;
 
   /** Timeout for establishing the connection, e.g. 10s. Default 10s. */
+  @Size(max = Limits.MAX_WORD)
   public String connectTimeout;
 }

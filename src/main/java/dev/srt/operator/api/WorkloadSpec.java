@@ -3,6 +3,9 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +20,7 @@ public class WorkloadSpec {
    * bench-serving (python -m sglang.bench_serving), aiperf (aiperf profile) or custom (command).
    * Default bench-serving.
    */
+  @Size(max = Limits.MAX_WORD)
   public String tool;
 
   /**
@@ -24,17 +28,23 @@ public class WorkloadSpec {
    * and output location are set by srt-operator.
    */
   @SchemaFrom(type = JsonNode.class)
+  @Size(max = Limits.MAX_FLAGS)
   public Map<String, Object> args = new LinkedHashMap<>();
 
   /**
    * Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR
    * and SRT_SEED are exported to it.
    */
+  @Size(max = Limits.MAX_LONG_TEXT)
   public String command;
 
   /** Random seed given to the tool; the same in every arm. Default 42. */
+  @Min(0)
+  @Max(Limits.MAX_SEED)
   public Integer seed;
 
   /** Environment of the benchmark process. */
-  public Map<String, String> env = new LinkedHashMap<>();
+  @Size(max = Limits.MAX_ENV)
+  @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)
+  public Map<String, @Size(max = Limits.MAX_TEXT) String> env = new LinkedHashMap<>();
 }

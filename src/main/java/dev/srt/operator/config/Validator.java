@@ -75,6 +75,7 @@ public final class Validator {
       out.add(Problem.error("spec", "is required"));
       return out;
     }
+    out.addAll(BoundsRules.check(spec, cluster));
     if (spec.clusterRef == null || blank(spec.clusterRef.name)) {
       out.add(Problem.error("spec.clusterRef.name", "is required"));
     }
@@ -261,21 +262,23 @@ public final class Validator {
       out.add(Problem.error("spec.resources.aggWorkers", "is required (or prefillWorkers and decodeWorkers)"));
       return;
     }
-    int perNode = gpusPerNode(cluster);
-    int nodes = r.aggNodes == null ? 1 : r.aggNodes;
-    if (r.aggWorkers < 1 || nodes < 1) {
+    // In longs: every count is below 2^31, so no product of two of them wraps around.
+    long perNode = gpusPerNode(cluster);
+    long nodes = r.aggNodes == null ? 1 : r.aggNodes;
+    long workers = r.aggWorkers;
+    if (workers < 1 || nodes < 1 || perNode < 1 || (r.gpusPerWorker != null && r.gpusPerWorker < 1)) {
       return;
     }
-    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * perNode / r.aggWorkers;
+    long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * perNode / workers;
     if (perWorker < 1) {
-      out.add(Problem.error("spec.resources.aggWorkers", r.aggWorkers + " workers do not fit on " + nodes + " x " + perNode + " GPUs"));
-    } else if ((long) r.aggWorkers * perWorker > (long) nodes * perNode) {
-      out.add(Problem.error("spec.resources", "aggWorkers x gpusPerWorker = " + (r.aggWorkers * perWorker)
+      out.add(Problem.error("spec.resources.aggWorkers", workers + " workers do not fit on " + nodes + " x " + perNode + " GPUs"));
+    } else if (workers * perWorker > nodes * perNode) {
+      out.add(Problem.error("spec.resources", "aggWorkers x gpusPerWorker = " + (workers * perWorker)
           + " GPUs, more than aggNodes x gpusPerNode = " + (nodes * perNode)));
     } else if (perWorker > perNode && perWorker % perNode != 0) {
       out.add(Problem.error("spec.resources.gpusPerWorker", perWorker + " GPUs per worker span nodes of " + perNode
           + ": a multi-node worker takes whole nodes, so use a multiple of " + perNode));
-    } else if (perWorker <= perNode && (long) (perNode / perWorker) * nodes < r.aggWorkers) {
+    } else if (perWorker <= perNode && (perNode / perWorker) * nodes < workers) {
       out.add(Problem.error("spec.resources", r.aggWorkers + " workers of " + perWorker + " GPUs do not pack onto "
           + nodes + " nodes of " + perNode + " GPUs"));
     }
@@ -301,12 +304,12 @@ public final class Validator {
     if (DATA_PARALLEL.stream().anyMatch(k -> argKey(args, k) != null)) {
       return;
     }
-    int nodes = r.aggNodes == null ? 1 : r.aggNodes;
-    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * gpusPerNode(cluster) / r.aggWorkers;
+    long nodes = r.aggNodes == null ? 1 : r.aggNodes;
+    long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * gpusPerNode(cluster) / r.aggWorkers;
     String tpKey = firstKey(args, TENSOR_PARALLEL);
     String ppKey = firstKey(args, PIPELINE_PARALLEL);
-    Integer tp = tpKey == null ? Integer.valueOf(1) : positiveInt(args.get(tpKey));
-    Integer pp = ppKey == null ? Integer.valueOf(1) : positiveInt(args.get(ppKey));
+    Long tp = tpKey == null ? Long.valueOf(1) : positiveInt(args.get(tpKey));
+    Long pp = ppKey == null ? Long.valueOf(1) : positiveInt(args.get(ppKey));
     if (tp == null || pp == null || perWorker < 1 || tp * pp == perWorker) {
       return;
     }
@@ -325,9 +328,9 @@ public final class Validator {
     return args.keySet().stream().filter(k -> k.replace('_', '-').equals(flag)).findFirst().orElse(null);
   }
 
-  private static Integer positiveInt(Object value) {
+  private static Long positiveInt(Object value) {
     try {
-      int n = Integer.parseInt(String.valueOf(value).trim());
+      long n = Integer.parseInt(String.valueOf(value).trim());
       return n >= 1 ? n : null;
     } catch (NumberFormatException e) {
       return null;
@@ -372,7 +375,7 @@ public final class Validator {
     }
     duration(out, "spec.dynamo.sidecarStartupTimeout", d.sidecarStartupTimeout);
     if (d.sidecarPort != null) {
-      int workers = spec.resources == null || spec.resources.aggWorkers == null ? 1 : spec.resources.aggWorkers;
+      long workers = spec.resources == null || spec.resources.aggWorkers == null ? 1 : spec.resources.aggWorkers;
       if (d.sidecarPort < 1 || d.sidecarPort + workers - 1 > 65535) {
         out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535"));
       }
@@ -416,6 +419,7 @@ public final class Validator {
       out.add(Problem.error("spec", "is required"));
       return out;
     }
+    out.addAll(BoundsRules.check(s));
     if (!Set.of("slurm", "direct").contains(String.valueOf(s.mode))) {
       out.add(Problem.error("spec.mode", s.mode == null ? "is required: slurm or direct" : "must be slurm or direct"));
     }
@@ -509,9 +513,9 @@ public final class Validator {
         : cluster.getSpec().gpusPerNode;
   }
 
-  private static int nodes(ResourcesSpec r) {
+  private static long nodes(ResourcesSpec r) {
     if (r.disaggregated()) {
-      return (r.prefillNodes == null ? 0 : r.prefillNodes) + (r.decodeNodes == null ? 0 : r.decodeNodes);
+      return (r.prefillNodes == null ? 0L : r.prefillNodes) + (r.decodeNodes == null ? 0L : r.decodeNodes);
     }
     return r.aggNodes == null ? 1 : r.aggNodes;
   }

@@ -1,20 +1,28 @@
 package dev.srt.operator.plan;
 
+import dev.srt.operator.api.Limits;
+import dev.srt.operator.config.PortTable;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
- * The deterministic ports of one worker (srt-slurm's port table): HTTP {@code 6100 + 32k} for the
- * k-th worker on its node; KV events {@code 5200 + i}, Dynamo system {@code 7500 + i}, NCCL {@code
- * 17500 + i} and sidecar gRPC {@code sidecarBase + i} for the i-th worker of the run.
+ * The deterministic ports of one worker ({@link PortTable}, srt-slurm's port table): HTTP {@code
+ * 6100 + 32k} for the k-th worker on its node; KV events {@code 5200 + i}, Dynamo system {@code
+ * 7500 + i}, NCCL {@code 17500 + i} and sidecar gRPC {@code sidecarBase + i} for the i-th worker of
+ * the run.
  */
 public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
-  public static final int HTTP_BASE = 6100;
-  public static final int HTTP_STRIDE = 32;
-  public static final int KV_EVENTS_BASE = 5200;
-  public static final int SYSTEM_BASE = 7500;
-  public static final int NCCL_BASE = 17500;
-  public static final int SIDECAR_GRPC_BASE = 50051;
-  public static final int ROUTER = 8000;
+  public static final int HTTP_BASE = PortTable.HTTP_BASE;
+  public static final int HTTP_STRIDE = PortTable.HTTP_STRIDE;
+  public static final int KV_EVENTS_BASE = PortTable.KV_EVENTS_BASE;
+  public static final int SYSTEM_BASE = PortTable.SYSTEM_BASE;
+  public static final int NCCL_BASE = PortTable.NCCL_BASE;
+  public static final int SIDECAR_GRPC_BASE = PortTable.SIDECAR_GRPC_BASE;
+  public static final int ROUTER = PortTable.ROUTER;
   /** A multi-node worker's torch distributed rendezvous, on its leader node (--dist-init-addr). */
-  public static final int DIST_INIT = 8300;
+  public static final int DIST_INIT = PortTable.DIST_INIT;
 
   public static PortMap forWorker(int indexInRun, int indexOnNode, int sidecarBase) {
     return new PortMap(
@@ -23,5 +31,45 @@ public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
         SYSTEM_BASE + indexInRun,
         NCCL_BASE + indexInRun,
         sidecarBase + indexInRun);
+  }
+
+  /**
+   * Fails when two processes of the run would bind one port of one node, or a port falls outside
+   * 1..65535. Every rank of a worker gets the worker's five ports on its node (the slot holds all
+   * five whether or not the arm uses them); the router takes {@link #ROUTER} on node 0 and each
+   * multi-node leader {@link #DIST_INIT}. The validator keeps a valid spec from getting here: this
+   * is the planner's own guard, so that no plan ever starts two processes on one port.
+   */
+  static void requireDistinct(List<WorkerSlot> workers) {
+    Map<Integer, Map<Integer, String>> byNode = new TreeMap<>();
+    take(byNode, 0, ROUTER, "router");
+    for (WorkerSlot w : workers) {
+      Map<String, Integer> ports = new LinkedHashMap<>();
+      ports.put("http", w.ports().http());
+      ports.put("kvEvents", w.ports().kvEvents());
+      ports.put("system", w.ports().system());
+      ports.put("nccl", w.ports().nccl());
+      ports.put("grpc", w.ports().grpc());
+      List<Integer> nodes = new java.util.ArrayList<>(List.of(w.node()));
+      nodes.addAll(w.followerNodes());
+      for (int node : nodes) {
+        ports.forEach((use, port) -> take(byNode, node, port, w.name() + " " + use));
+      }
+      if (w.multiNode()) {
+        take(byNode, w.node(), DIST_INIT, w.name() + " rendezvous");
+      }
+    }
+  }
+
+  private static void take(Map<Integer, Map<Integer, String>> byNode, int node, int port, String use) {
+    if (port < Limits.MIN_PORT || port > Limits.MAX_PORT) {
+      throw new IllegalArgumentException("port plan: " + use + " port " + port + " on node " + node
+          + " is outside " + Limits.MIN_PORT + ".." + Limits.MAX_PORT);
+    }
+    String other = byNode.computeIfAbsent(node, n -> new TreeMap<>()).putIfAbsent(port, use);
+    if (other != null) {
+      throw new IllegalArgumentException("port plan: " + use + " and " + other + " would share port " + port
+          + " on node " + node);
+    }
   }
 }

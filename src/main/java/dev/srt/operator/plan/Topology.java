@@ -1,5 +1,6 @@
 package dev.srt.operator.plan;
 
+import dev.srt.operator.api.Limits;
 import dev.srt.operator.api.ResourcesSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +12,31 @@ import java.util.List;
  */
 public record Topology(int nodes, int gpusPerNode, int gpusPerWorker, List<WorkerSlot> workers) {
 
+  /**
+   * Packs the workers of {@code r}, which must have passed the validator. Counts beyond {@link
+   * Limits} are refused before anything is allocated, and a plan in which two processes would share
+   * a port of one node is refused too: neither can come from a valid spec.
+   */
   public static Topology aggregated(ResourcesSpec r, int gpusPerNode, int sidecarBase) {
     int nodes = r.aggNodes == null ? 1 : r.aggNodes;
     int count = r.aggWorkers;
-    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : Math.max(1, nodes * gpusPerNode / count);
+    within("aggWorkers", count, Limits.MAX_WORKERS);
+    within("aggNodes", nodes, Limits.MAX_NODES);
+    within("gpusPerNode", gpusPerNode, Limits.MAX_GPUS_PER_NODE);
+    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : Math.max(1, Math.multiplyExact(nodes, gpusPerNode) / count);
+    within("gpusPerWorker", perWorker, Limits.MAX_GPUS_PER_WORKER);
+    Topology t = pack(nodes, count, perWorker, gpusPerNode, sidecarBase);
+    PortMap.requireDistinct(t.workers());
+    return t;
+  }
+
+  private static void within(String what, int value, int max) {
+    if (value < 1 || value > max) {
+      throw new IllegalArgumentException(what + " " + value + " is outside 1.." + max + "; the validator rejects such a spec");
+    }
+  }
+
+  private static Topology pack(int nodes, int count, int perWorker, int gpusPerNode, int sidecarBase) {
     List<WorkerSlot> slots = new ArrayList<>();
     if (perWorker > gpusPerNode) {
       int span = perWorker / gpusPerNode;

@@ -142,6 +142,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     final long generation;
     GpuCluster cluster;
     List<Problem> specErrors = new ArrayList<>();
+    boolean clusterInvalid;
     ClusterState clusterState;
     RunHost host;
     final Map<String, ArmStatus> arms = new LinkedHashMap<>();
@@ -192,6 +193,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
       }
       List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
       if (!clusterErrors.isEmpty()) {
+        clusterInvalid = true;
         clusterState = new ClusterState(false, "ClusterInvalid", "GpuCluster " + clusterName + ": "
             + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
         return;
@@ -223,9 +225,12 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           observations.track(id, clusterKey(), host, ref, a.jobId, pollInterval());
         }
         observations.view(ref).ifPresent(view -> {
-          RunPlan plan = planFor(a.name);
-          ArmStatus fresh = ArmProgress.submitted(a.name, a.runId, a.jobId, a.runDir, a.scriptHash, a.specHash,
-              plan, Instant.parse(a.startedAt));
+          // An invalid spec or cluster is never planned (it may ask for anything, e.g. 160000000
+          // workers): its runs are followed from their last status instead of a fresh one from the plan.
+          ArmStatus fresh = specErrors.isEmpty() && !clusterInvalid
+              ? ArmProgress.submitted(a.name, a.runId, a.jobId, a.runDir, a.scriptHash, a.specHash,
+                  planFor(a.name), Instant.parse(a.startedAt))
+              : copy(a);
           ArmProgress.apply(fresh, view.events(), view.job(), view.results(), now);
           if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
               && view.events().isEmpty() && Instant.parse(a.startedAt).plus(NOT_FOUND_GRACE).isBefore(now)) {

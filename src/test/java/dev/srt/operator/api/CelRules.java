@@ -5,7 +5,9 @@ import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
 import dev.cel.common.CelValidationResult;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.CelTypeProvider;
@@ -46,6 +48,7 @@ final class CelRules {
   private final List<CrdSchema.Rule> rules;
   private final Map<CrdSchema.Rule, CelRuntime.Program> programs = new LinkedHashMap<>();
   private final Map<CrdSchema.Rule, String> compileErrors = new LinkedHashMap<>();
+  private final Map<CrdSchema.Rule, CelAbstractSyntaxTree> asts = new LinkedHashMap<>();
   private final Map<JsonNode, List<CrdSchema.Rule>> rulesAt = new IdentityHashMap<>();
 
   CelRules(CrdSchema crd) {
@@ -80,6 +83,7 @@ final class CelRules {
         continue;
       }
       try {
+        asts.put(rule, result.getAst());
         programs.put(rule, cel.createProgram(result.getAst()));
       } catch (Exception e) {
         compileErrors.put(rule, e.getMessage());
@@ -89,6 +93,24 @@ final class CelRules {
 
   /** Compiles an expression as if it were a rule at the schema node of {@code path}; the error, if any. */
   Optional<String> compileAt(String path, String expression) {
+    CelValidationResult result = checkAt(path, expression);
+    return result == null ? Optional.of("not visible to CEL") : result.hasError() ? Optional.of(result.getErrorString()) : Optional.empty();
+  }
+
+  /** The checked syntax tree of an expression compiled as a rule at the schema node of {@code path}. */
+  CelAbstractSyntaxTree astAt(String path, String expression) {
+    CelValidationResult result = checkAt(path, expression);
+    if (result == null || result.hasError()) {
+      throw new IllegalArgumentException(expression + " does not compile at " + path);
+    }
+    try {
+      return result.getAst();
+    } catch (CelValidationException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  private CelValidationResult checkAt(String path, String expression) {
     JsonNode[] node = new JsonNode[1];
     crd.forEachNode((p, n) -> {
       if (p.equals(path)) {
@@ -102,7 +124,7 @@ final class CelRules {
     crd.forEachNode((p, n) -> crd.celType(p, n, p.isEmpty(), structs));
     Optional<CelType> self = crd.celType(path, node[0], path.isEmpty(), new HashMap<>());
     if (self.isEmpty()) {
-      return Optional.of("not visible to CEL");
+      return null;
     }
     CelTypeProvider provider = new CelTypeProvider() {
       @Override
@@ -115,8 +137,7 @@ final class CelRules {
         return Optional.ofNullable(structs.get(name));
       }
     };
-    CelValidationResult result = environment(provider, self.get()).compile(expression);
-    return result.hasError() ? Optional.of(result.getErrorString()) : Optional.empty();
+    return environment(provider, self.get()).compile(expression);
   }
 
   private static Cel environment(CelTypeProvider provider, CelType self) {
@@ -133,6 +154,11 @@ final class CelRules {
 
   List<CrdSchema.Rule> rules() {
     return rules;
+  }
+
+  /** The checked syntax tree of every rule that compiles. */
+  Map<CrdSchema.Rule, CelAbstractSyntaxTree> asts() {
+    return asts;
   }
 
   /** Rules that do not compile, with the compiler's message: the API server would reject the CRD. */

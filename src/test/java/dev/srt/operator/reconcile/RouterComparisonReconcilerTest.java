@@ -153,6 +153,50 @@ class RouterComparisonReconcilerTest {
   }
 
   @Test
+  void crashLoopBoundsAnInvalidSpecIsNeverPlannedWhileItsArmRuns() {
+    // Issue 8, finding 4: planning 160 million workers exhausted the operator's memory. The planner
+    // refuses such a spec (an exception here), so this fails if anything plans it.
+    reconcile();
+    reconcile();
+    RunRef running = host.runOf("sgl-router");
+    rc.getSpec().resources.aggWorkers = 160_000_000;
+    rc.getMetadata().setGeneration(2L);
+    reconcile();
+    assertThat(Conditions.find(rc.getStatus().conditions, "SpecValid").getMessage())
+        .contains("spec.resources.aggWorkers: must be at most 256 (workers of one run), not 160000000");
+    assertThat(arm("sgl-router").phase).isEqualTo("Submitted");
+    host.succeed(running);
+    await(() -> "Succeeded".equals(arm("sgl-router").phase));
+    assertThat(arm("sgl-router").endpoints).hasSize(2);
+    assertThat(host.runs()).hasSize(1);
+  }
+
+  @Test
+  void crashLoopBoundsAClusterBeyondTheLimitsIsNeverPlannedWhileAnArmRuns() {
+    reconcile();
+    reconcile();
+    RunRef running = host.runOf("sgl-router");
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+        .until(() -> reconciler.observations().view(running).isPresent());
+    client.resources(GpuCluster.class).inNamespace(NS).withName("h100-box").edit(c -> {
+      c.getSpec().gpusPerNode = 1_000_000;
+      return c;
+    });
+    // The run has been observed, so this reconciliation follows it; planning would throw here.
+    reconcile();
+    assertThat(Conditions.find(rc.getStatus().conditions, "ClusterReachable").getMessage())
+        .contains("spec.gpusPerNode: must be at most 16 (GPUs per node), not 1000000");
+    assertThat(arm("sgl-router").phase).isEqualTo("Submitted");
+    // The run is still followed to its end; the changed cluster then makes the arm run again,
+    // which waits for a valid cluster.
+    host.succeed(running);
+    await(() -> reconciler.observations().view(running).isEmpty());
+    assertThat(arm("sgl-router").phase).isEqualTo("Pending");
+    reconcile();
+    assertThat(host.runs()).hasSize(1);
+  }
+
+  @Test
   void anArmWhoseSpecChangedIsCancelledAndRunsAgain() {
     reconcile();
     reconcile();
