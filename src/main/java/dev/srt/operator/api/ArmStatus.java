@@ -12,9 +12,19 @@ public class ArmStatus {
   public String name;
 
   /**
-   * Pending, Submitted, Building, Starting, Ready, Benchmarking, Succeeded, Failed or Cancelled.
+   * Pending, Submitted, Queued (waiting for the direct host's lease), Building, Starting, Ready,
+   * Benchmarking, Succeeded, Failed or Cancelled.
    */
   public String phase;
+
+  /**
+   * Why the run ended when the operator ended it, in CamelCase: ArmRemoved (the arm left the
+   * spec), SpecChanged (its effective spec changed), Suspended, RerunRequested, ComparisonDeleted.
+   */
+  public String reason;
+
+  /** The readiness gates of the current run, in the order it passes them. */
+  public List<String> gates = new ArrayList<>();
 
   /** Id of the current run of this arm (names its run directory and job). */
   public String runId;

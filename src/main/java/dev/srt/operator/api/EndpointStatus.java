@@ -7,8 +7,23 @@ public class EndpointStatus {
   /** Worker process name, e.g. worker-0. */
   public String name;
 
-  /** Base URL of the worker's HTTP server. */
+  /**
+   * Base URL of the worker's HTTP server (the engine's, which the router sends requests to). On
+   * Slurm it is known once the worker is ready, from the node it runs on.
+   */
   public String url;
+
+  /** Index of the node (of the run's allocation) the worker runs on; 0 on a direct host. */
+  public Integer node;
+
+  /** Port of the worker's HTTP server, as planned. */
+  public Integer port;
+
+  /** URL of the engine's Prometheus metrics (url + /metrics), once url is known. */
+  public String metricsUrl;
+
+  /** Port of the engine's native gRPC server (arms whose engines are coupled to Dynamo sidecars). */
+  public Integer grpcPort;
 
   /** Whether the worker's /health answered 200. */
   public boolean ready;

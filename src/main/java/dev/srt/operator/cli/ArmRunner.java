@@ -14,6 +14,7 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
@@ -208,7 +209,7 @@ final class ArmRunner {
     try {
       Submission submission;
       try {
-        submission = backend.submit(ref, script, secrets);
+        submission = backend.submit(ref, new RunFiles(script, plan.json(), secrets));
       } catch (HostException e) {
         run.status = ArmProgress.submitted(arm, runId, null, backend.runDirectory(ref).path(), scriptHash, specHash, plan, run.started);
         run.hostError = e;

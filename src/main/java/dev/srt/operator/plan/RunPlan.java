@@ -48,6 +48,15 @@ public record RunPlan(
    */
   public record ContainerPlan(String runtime, String image, List<String> mounts, List<String> buildMounts) {}
 
+  /** The plan as {@code srt-operator plan} prints it: the run's {@code plan.json}. */
+  public String json() {
+    try {
+      return dev.srt.operator.config.Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(this) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("a plan is always JSON", e);
+    }
+  }
+
   public List<ProcessSpec> processes(Role role) {
     return processes.stream().filter(p -> p.role() == role).toList();
   }

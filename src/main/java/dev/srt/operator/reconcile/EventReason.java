@@ -10,7 +10,8 @@ public enum EventReason {
   Cancelled(false),
   SpecInvalid(true),
   SecretEnvMissing(true),
-  ClusterUnreachable(true);
+  ClusterUnreachable(true),
+  ReconcileFailed(true);
 
   private final boolean warning;
 

@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.RunRecord;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmSpec;
@@ -9,11 +10,13 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Durations;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.config.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.JobState;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
@@ -30,6 +33,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -63,6 +67,10 @@ import org.slf4j.LoggerFactory;
 public class RouterComparisonReconciler implements Reconciler<RouterComparison>, Cleaner<RouterComparison> {
   private static final Logger LOG = LoggerFactory.getLogger(RouterComparisonReconciler.class);
   private static final Duration NOT_FOUND_GRACE = Duration.ofMinutes(2);
+  /** The reason of a run cancelled because its arm left the spec. */
+  static final String ARM_REMOVED = "ArmRemoved";
+  /** The Degraded reason of a reconcile that threw. */
+  static final String RECONCILE_ERROR = "ReconcileError";
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final KubernetesClient client;
@@ -131,6 +139,24 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     return again == null ? control : control.rescheduleAfter(again);
   }
 
+  /**
+   * A reconcile that threw shows in status and events, not only in the log: Degraded with reason
+   * ReconcileError and the error's message, and a ReconcileFailed event. JOSDK retries with backoff.
+   */
+  @Override
+  public ErrorStatusUpdateControl<RouterComparison> updateErrorStatus(RouterComparison rc, Context<RouterComparison> context,
+      Exception e) {
+    String message = Echo.value(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    LOG.warn("RouterComparison {}/{}: reconcile failed: {}", rc.getMetadata().getNamespace(), rc.getMetadata().getName(), message, e);
+    events.record(rc, EventReason.ReconcileFailed, null, "reconcile failed (retrying with backoff): " + message);
+    RouterComparisonStatus s = rc.getStatus() == null ? new RouterComparisonStatus() : Mappers.json().convertValue(rc.getStatus(), RouterComparisonStatus.class);
+    Conditions.set(s.conditions, StatusAggregator.DEGRADED, Conditions.TRUE, RECONCILE_ERROR, message,
+        rc.getMetadata().getGeneration(), clock.instant());
+    s.message = "reconcile failed (retrying): " + message;
+    rc.setStatus(s);
+    return ErrorStatusUpdateControl.patchStatus(rc);
+  }
+
   /** One reconciliation of one comparison. */
   private final class Run {
     final RouterComparison rc;
@@ -174,8 +200,12 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         ArmStatus a = previous.remove(arm.name);
         arms.put(arm.name, a != null ? a : pending(arm.name));
       }
-      // Arms removed from the spec: keep watching one that still runs until it is cancelled.
-      previous.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).forEach(a -> arms.put(a.name, a));
+      // Arms removed from the spec: keep watching one that still runs until it is cancelled, and
+      // keep reporting its cancellation until the spec changes again.
+      boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
+      previous.values().stream()
+          .filter(a -> ArmPhase.of(a.phase).inFlight() || (sameGeneration && ARM_REMOVED.equals(a.reason)))
+          .forEach(a -> arms.put(a.name, a));
       observedRerun = old == null ? null : old.observedRerun;
       String token = annotation(Api.RERUN_ANNOTATION);
       rerun = token != null && !token.equals(observedRerun);
@@ -225,12 +255,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           observations.track(id, clusterKey(), host, ref, a.jobId, pollInterval());
         }
         observations.view(ref).ifPresent(view -> {
-          // An invalid spec or cluster is never planned (it may ask for anything, e.g. 160000000
-          // workers): its runs are followed from their last status instead of a fresh one from the plan.
-          ArmStatus fresh = specErrors.isEmpty() && !clusterInvalid
-              ? ArmProgress.submitted(a.name, a.runId, a.jobId, a.runDir, a.scriptHash, a.specHash,
-                  planFor(a.name), Instant.parse(a.startedAt))
-              : copy(a);
+          // Replayed against the run's record, never re-planned from today's spec: the arm may
+          // have changed, left the spec, or the spec may no longer be valid (160000000 workers).
+          ArmStatus fresh = ArmProgress.submitted(RunRecord.of(a));
           ArmProgress.apply(fresh, view.events(), view.job(), view.results(), now);
           if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
               && view.events().isEmpty() && Instant.parse(a.startedAt).plus(NOT_FOUND_GRACE).isBefore(now)) {
@@ -264,20 +291,30 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     void cancelWhatMustStop() {
       boolean suspended = rc.getSpec() != null && rc.getSpec().suspended();
       for (ArmStatus a : new ArrayList<>(arms.values())) {
+        if (ArmPhase.of(a.phase) == ArmPhase.Cancelled && ARM_REMOVED.equals(a.reason)) {
+          continue; // reported already; kept in status until the spec changes again
+        }
+        String reason = null;
         String why = null;
         if (!specHasArm(a.name)) {
+          reason = ARM_REMOVED;
           why = "the arm was removed from the spec";
         } else if (suspended) {
+          reason = "Suspended";
           why = "spec.suspend is true";
         } else if (rerun) {
+          reason = "RerunRequested";
           why = "a rerun was requested";
         } else if (specErrors.isEmpty() && cluster != null && a.specHash != null && !a.specHash.equals(specHash(a.name))) {
+          reason = "SpecChanged";
           why = "the arm's spec changed";
         }
         if (why == null) {
           continue;
         }
-        if (ArmPhase.of(a.phase).inFlight() || (ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null)) {
+        String runId = a.runId;
+        boolean hadRun = ArmPhase.of(a.phase).inFlight() || (ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null);
+        if (hadRun) {
           if (host == null) {
             a.message = "cannot cancel yet (" + why + "): cluster unreachable";
             continue;
@@ -286,9 +323,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
             host.cancel(ref(a), a.jobId);
             observations.untrack(ref(a));
             LOG.info("{} arm {}: cancelled run {} because {}", who, a.name, a.runId, why);
-            a.phase = ArmPhase.Cancelled.name();
-            a.finishedAt = now.toString();
-            a.message = "cancelled: " + why;
+            events.record(rc, EventReason.Cancelled, a.name, "arm " + a.name + ": run " + runId + " cancelled (" + reason + "): " + why);
           } catch (HostException e) {
             a.message = "cancel failed (" + why + "): " + e.getMessage();
             LOG.warn("{} arm {}: cancel failed: {}", who, a.name, e.getMessage());
@@ -296,14 +331,31 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           }
         }
         if (!specHasArm(a.name)) {
-          arms.remove(a.name);
+          if (hadRun) {
+            a.phase = ArmPhase.Cancelled.name();
+            a.reason = ARM_REMOVED;
+            a.finishedAt = now.toString();
+            a.message = "cancelled: " + why;
+          } else {
+            arms.remove(a.name);
+          }
         } else if (!suspended) {
-          arms.put(a.name, pending(a.name));
+          ArmStatus next = pending(a.name);
+          if (hadRun) {
+            next.reason = reason;
+            next.message = "run " + runId + " cancelled: " + why;
+          }
+          arms.put(a.name, next);
+        } else if (hadRun) {
+          a.phase = ArmPhase.Cancelled.name();
+          a.reason = reason;
+          a.finishedAt = now.toString();
+          a.message = "cancelled: " + why;
         }
       }
       if (!suspended) {
         // A run that was cancelled (by suspend, or on the host) runs again once nothing holds it.
-        arms.replaceAll((n, a) -> ArmPhase.of(a.phase) == ArmPhase.Cancelled ? pending(n) : a);
+        arms.replaceAll((n, a) -> ArmPhase.of(a.phase) == ArmPhase.Cancelled && !ARM_REMOVED.equals(a.reason) ? pending(n) : a);
       }
     }
 
@@ -353,8 +405,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         SecretEnvFile secrets = secretEnv.resolve(rc, cluster);
         String script = Scripts.render(plan);
         String scriptHash = "sha256:" + Hashes.sha256(script);
-        ScriptConfigMaps.store(client, rc, next.name, next.runId, Scripts.fileName(plan), script, scriptHash);
-        Submission s = host.submit(ref, script, secrets);
+        String planJson = plan.json();
+        ScriptConfigMaps.store(client, rc, next.name, next.runId, Scripts.fileName(plan), script, scriptHash, planJson);
+        Submission s = host.submit(ref, new RunFiles(script, planJson, secrets));
         ArmStatus submitted = ArmProgress.submitted(next.name, next.runId, s.jobId(), host.runDir(ref), scriptHash,
             next.specHash, plan, now);
         if (s.alreadyExisted()) {
@@ -427,7 +480,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         if (!routerWas && a.router != null && a.router.ready) {
           events.record(rc, EventReason.RouterReady, subject, "arm " + a.name + ": router ready at " + a.router.url);
         }
-        if (!was.terminal() && is.terminal() && a.runId != null) {
+        // A run the operator cancelled was reported when it was cancelled (with its reason).
+        if (!was.terminal() && is.terminal() && a.runId != null && !(is == ArmPhase.Cancelled && a.reason != null)) {
           EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
               : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
           String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results) : a.message;

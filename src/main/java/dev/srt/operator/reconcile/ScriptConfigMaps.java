@@ -55,8 +55,11 @@ public final class ScriptConfigMaps {
     return name.substring(0, MAX_NAME - hash.length() - 1).replaceAll("[^a-z0-9]+$", "") + "-" + hash;
   }
 
+  /** The key of the run's plan, as in its run directory. */
+  public static final String PLAN_KEY = "plan.json";
+
   public static void store(KubernetesClient client, RouterComparison rc, String arm, String runId, String fileName,
-      String script, String scriptHash) {
+      String script, String scriptHash, String planJson) {
     String ns = rc.getMetadata().getNamespace();
     ConfigMap cm = new ConfigMapBuilder()
         .withNewMetadata()
@@ -68,7 +71,7 @@ public final class ScriptConfigMaps {
             .withName(rc.getMetadata().getName()).withUid(rc.getMetadata().getUid()).withController(true)
             .withBlockOwnerDeletion(false).build())
         .endMetadata()
-        .withData(Map.of(fileName, script))
+        .withData(planJson == null ? Map.of(fileName, script) : Map.of(fileName, script, PLAN_KEY, planJson))
         .build();
     NonNamespaceOperation<ConfigMap, ?, Resource<ConfigMap>> configMaps = client.configMaps().inNamespace(ns);
     try {

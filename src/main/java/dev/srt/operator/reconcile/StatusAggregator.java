@@ -66,12 +66,14 @@ public final class StatusAggregator {
     s.observedGeneration = in.generation();
     s.conditions = previous == null || previous.conditions == null ? new ArrayList<>() : copy(previous.conditions);
     s.arms = in.arms();
+    // An arm removed from the spec is reported (Cancelled, ArmRemoved) but no longer counts.
+    List<ArmStatus> arms = in.arms().stream().filter(a -> !"ArmRemoved".equals(a.reason)).toList();
     s.currentArm = in.currentArm();
-    long succeeded = in.arms().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Succeeded).count();
-    List<ArmStatus> failed = in.arms().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Failed).toList();
-    ArmStatus current = in.arms().stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
-    boolean inFlight = in.arms().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
-    s.armsSummary = succeeded + "/" + in.arms().size();
+    long succeeded = arms.stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Succeeded).count();
+    List<ArmStatus> failed = arms.stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Failed).toList();
+    ArmStatus current = arms.stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
+    boolean inFlight = arms.stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+    s.armsSummary = succeeded + "/" + arms.size();
     Long gen = in.generation();
 
     boolean valid = in.specErrors().isEmpty();
@@ -94,15 +96,15 @@ public final class StatusAggregator {
       Conditions.set(s.conditions, READY, Conditions.FALSE, "NoArmRunning", "no arm is running", gen, now);
     }
 
-    boolean complete = !in.arms().isEmpty() && succeeded == in.arms().size();
+    boolean complete = !arms.isEmpty() && succeeded == arms.size();
     if (complete) {
       Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, "AllArmsSucceeded", "all " + succeeded + " arms succeeded", gen, now);
     } else if (!failed.isEmpty() && !inFlight) {
       Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmFailed", names(failed) + " failed", gen, now);
     } else {
-      long remaining = in.arms().size() - succeeded;
+      long remaining = arms.size() - succeeded;
       Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmsRemaining",
-          remaining + " of " + in.arms().size() + " arms have not succeeded yet", gen, now);
+          remaining + " of " + arms.size() + " arms have not succeeded yet", gen, now);
     }
 
     boolean unreachable = Boolean.FALSE.equals(cluster.reachable());

@@ -33,36 +33,49 @@ public final class ArmProgress {
 
   private ArmProgress() {}
 
-  /** The status of a run that was just submitted (or found already submitted). */
+  /** The status of a run of {@code plan} that was just submitted (or found already submitted). */
   public static ArmStatus submitted(String arm, String runId, String jobId, String runDir, String scriptHash,
       String specHash, RunPlan plan, Instant now) {
+    return submitted(RunRecord.of(plan, runId, jobId, runDir, scriptHash, specHash, now));
+  }
+
+  /** The status of the run {@code record} describes, before any of its events. */
+  public static ArmStatus submitted(RunRecord record) {
     ArmStatus s = new ArmStatus();
-    s.name = arm;
+    String at = record.submittedAt().toString();
+    s.name = record.arm();
     s.phase = ArmPhase.Submitted.name();
-    s.runId = runId;
-    s.jobId = jobId;
-    s.runDir = runDir;
-    s.scriptHash = scriptHash;
-    s.specHash = specHash;
-    s.startedAt = now.toString();
-    Gate workers = plan.gates().stream().filter(g -> g.name().equals(Gates.WORKERS_HEALTH)).findFirst().orElseThrow();
+    s.runId = record.runId();
+    s.jobId = record.jobId();
+    s.runDir = record.runDir();
+    s.scriptHash = record.scriptHash();
+    s.specHash = record.specHash();
+    s.startedAt = at;
+    s.gates = new ArrayList<>(record.gates());
     s.endpoints = new ArrayList<>();
-    for (Gate.Check c : workers.checks()) {
+    for (RunRecord.Endpoint w : record.workers()) {
       EndpointStatus e = new EndpointStatus();
-      e.name = c.target();
-      e.url = c.probe().url().replaceFirst("/health$", "");
+      e.name = w.name();
+      e.node = w.node();
+      e.port = w.port();
+      e.grpcPort = w.grpcPort();
+      setUrl(e, w.url());
       e.ready = false;
-      e.since = now.toString();
+      e.since = at;
       s.endpoints.add(e);
     }
     s.workers = new WorkerCount(0, s.endpoints.size());
     s.router = new RouterStatus();
-    s.router.url = plan.processes().stream().filter(p -> p.name().equals("router")).findFirst()
-        .map(p -> "http://127.0.0.1:" + p.ports().get("http")).orElse(null);
+    s.router.url = record.routerUrl();
     s.router.ready = false;
-    s.router.since = now.toString();
-    s.message = "submitted as job " + jobId;
+    s.router.since = at;
+    s.message = "submitted as job " + record.jobId();
     return s;
+  }
+
+  private static void setUrl(EndpointStatus e, String url) {
+    e.url = url;
+    e.metricsUrl = url == null ? null : url + "/metrics";
   }
 
   /**
@@ -180,6 +193,22 @@ public final class ArmProgress {
     }
   }
 
+  /**
+   * The engine's base URL on the host the run reported: the ready check may have probed another
+   * port of the worker (a Dynamo sidecar's system port), but the worker is the engine's server.
+   */
+  private static String engineUrl(String probed, Integer enginePort) {
+    if (enginePort == null || enginePort <= 0) {
+      return probed;
+    }
+    try {
+      java.net.URI uri = java.net.URI.create(probed);
+      return uri.getHost() == null ? probed : "http://" + uri.getHost() + ":" + enginePort;
+    } catch (IllegalArgumentException e) {
+      return probed;
+    }
+  }
+
   private static void endpointReady(ArmStatus s, String name, String url, String ts) {
     if (s.endpoints == null) {
       s.endpoints = new ArrayList<>();
@@ -195,7 +224,7 @@ public final class ArmProgress {
     }
     endpoint.ready = true;
     if (url != null) {
-      endpoint.url = url;
+      setUrl(endpoint, engineUrl(url, endpoint.port));
     }
     int ready = (int) s.endpoints.stream().filter(x -> x.ready).count();
     s.workers = new WorkerCount(ready, Math.max(s.endpoints.size(), s.workers == null ? 0 : s.workers.total));

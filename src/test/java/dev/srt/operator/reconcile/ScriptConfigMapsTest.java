@@ -45,7 +45,7 @@ class ScriptConfigMapsTest {
   }
 
   void store(String script) {
-    ScriptConfigMaps.store(api.client, rc, "sgl-router", "r1a2b3c4", "run.sbatch", script, "sha256:" + script.length());
+    ScriptConfigMaps.store(api.client, rc, "sgl-router", "r1a2b3c4", "run.sbatch", script, "sha256:" + script.length(), null);
   }
 
   @Test
