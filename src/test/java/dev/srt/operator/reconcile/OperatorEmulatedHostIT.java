@@ -3,13 +3,18 @@ package dev.srt.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.Mappers;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +62,55 @@ class OperatorEmulatedHostIT {
     try (InputStream in = Files.newInputStream(Path.of(file))) {
       return client.getKubernetesSerialization().unmarshal(in, type);
     }
+  }
+
+  /** The example comparison renamed, with only its sgl-router arm. */
+  RouterComparison oneArm(String name) throws Exception {
+    RouterComparison rc = load("examples/router-comparison.yaml", RouterComparison.class);
+    rc.getMetadata().setName(name);
+    rc.getSpec().arms.removeIf(a -> !a.name.equals("sgl-router"));
+    return rc;
+  }
+
+  RouterComparison get(String name) {
+    return client.resources(RouterComparison.class).inNamespace("default").withName(name).get();
+  }
+
+  /** Timestamps of the events named {@code event} in the comparison's only run. */
+  List<Instant> times(RouterComparison rc, String event) throws Exception {
+    Path events = Path.of(rc.getStatus().arms.get(0).runDir, "events.jsonl");
+    List<Instant> out = new ArrayList<>();
+    for (String line : Files.readAllLines(events)) {
+      JsonNode e = Mappers.json().readTree(line);
+      if (event.equals(e.path("event").asText())) {
+        out.add(Instant.parse(e.path("ts").asText()));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void twoComparisonsOnOneDirectHostRunOneAfterTheOther() throws Exception {
+    client.resource(load("examples/local-emulated-cluster.yaml", GpuCluster.class)).inNamespace("default").create();
+    client.resource(oneArm("first")).inNamespace("default").create();
+    await().atMost(Duration.ofSeconds(30)).until(() -> get("first").getStatus() != null && get("first").getStatus().arms.get(0).runId != null);
+    client.resource(oneArm("second")).inNamespace("default").create();
+    try {
+      await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() ->
+          get("second").getStatus() != null && "Queued".equals(get("second").getStatus().phase));
+      assertThat(get("second").getStatus().queuePosition).isEqualTo(1);
+      assertThat(get("second").getStatus().message).contains("behind default/first");
+      await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).until(() ->
+          Conditions.isTrue(get("second").getStatus().conditions, StatusAggregator.COMPLETE));
+    } catch (RuntimeException e) {
+      System.out.println("---- operator log\n" + Files.readString(dir.resolve("operator.log")));
+      throw e;
+    }
+    RouterComparison first = get("first");
+    RouterComparison second = get("second");
+    assertThat(first.getStatus().phase).isEqualTo("Succeeded");
+    // Host intervals, first process started to finished, never overlap.
+    assertThat(times(second, "process-started").get(0)).isAfterOrEqualTo(times(first, "finished").get(0));
   }
 
   @Test
