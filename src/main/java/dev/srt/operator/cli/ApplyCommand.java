@@ -1,5 +1,7 @@
 package dev.srt.operator.cli;
 
+import dev.srt.operator.run.Runs;
+
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.SshSpec;
@@ -23,11 +25,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -172,7 +172,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
       Instant start = clock.instant();
       try {
         for (String a : arms) {
-          ArmRunner.Run run = runner.run(a, ArmRunner.newRunId(), progress);
+          ArmRunner.Run run = runner.run(a, Runs.newRunId(), progress);
           if (run == null) {
             break;
           }
@@ -211,13 +211,11 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   /** The arms to run, in {@code execution.order}; a randomized order says its seed. */
   private List<String> order(RouterComparison rc, List<String> arms, PrintStream out) {
-    List<String> ordered = new ArrayList<>(arms);
-    if (ordered.size() > 1 && rc.getSpec().execution != null && "randomized".equals(rc.getSpec().execution.order)) {
-      long s = seed != null ? seed : new SecureRandom().nextLong();
-      Collections.shuffle(ordered, new Random(s));
+    long s = seed != null ? seed : new SecureRandom().nextLong();
+    if (arms.size() > 1 && Runs.randomized(rc.getSpec())) {
       out.println("execution order: randomized with seed " + s + " (repeat with --seed " + s + ")");
     }
-    return ordered;
+    return Runs.order(rc.getSpec(), arms, s);
   }
 
   /**

@@ -25,12 +25,11 @@ import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.Runs;
 import dev.srt.operator.render.Scripts;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
@@ -50,14 +49,11 @@ final class ArmRunner {
   static final String NAMESPACE = "default";
   /** How long polls may fail in a row before the run is given up as unobservable. */
   static final Duration MAX_UNREACHABLE = Duration.ofMinutes(5);
-  /** How long a job may stay unknown to the host, without a final event, before the arm fails. */
-  static final Duration MAX_NOT_FOUND = Duration.ofMinutes(1);
   /** How long to keep polling after a cancel before the arm is declared cancelled anyway. */
   static final Duration CANCEL_SETTLE = Duration.ofSeconds(60);
   /** How often reading a succeeded run's result files is tried before the run is left without results. */
   static final int RESULT_ATTEMPTS = 3;
 
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** What the caller sees of a run while it goes on; every method runs on the thread calling {@link #run}. */
   interface Listener {
@@ -142,13 +138,6 @@ final class ArmRunner {
     this.mode = mode;
     this.pollInterval = pollInterval;
     this.clock = clock;
-  }
-
-  /** A fresh run id: {@code r} and 8 hex characters (docs/run-protocol.md). */
-  static String newRunId() {
-    byte[] b = new byte[4];
-    RANDOM.nextBytes(b);
-    return "r" + HexFormat.of().formatHex(b);
   }
 
   /** The run of {@code arm} with id {@code runId}, as the CLI names it. */
@@ -312,7 +301,7 @@ final class ArmRunner {
       ArmProgress.apply(run.status, seen.events(), job, now);
       if (job != null && job.state() == JobState.NOT_FOUND && !run.phase().terminal()) {
         notFoundSince = notFoundSince == null ? now : notFoundSince;
-        if (Duration.between(notFoundSince, now).compareTo(MAX_NOT_FOUND) > 0) {
+        if (Duration.between(notFoundSince, now).compareTo(Runs.NOT_FOUND_GRACE) > 0) {
           fail(run, "the host no longer knows job " + run.jobId + " and the run reported no outcome"
               + (job.reason() == null ? "" : " (" + job.reason() + ")"), now);
         }

@@ -2,6 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.run.ArmProgress;
 import dev.srt.operator.run.RunRecord;
+import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmSpec;
@@ -41,19 +42,15 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,12 +63,10 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(name = "routercomparison", finalizerName = Api.FINALIZER, generationAwareEventProcessing = false)
 public class RouterComparisonReconciler implements Reconciler<RouterComparison>, Cleaner<RouterComparison> {
   private static final Logger LOG = LoggerFactory.getLogger(RouterComparisonReconciler.class);
-  private static final Duration NOT_FOUND_GRACE = Duration.ofMinutes(2);
   /** The reason of a run cancelled because its arm left the spec. */
   static final String ARM_REMOVED = "ArmRemoved";
   /** The Degraded reason of a reconcile that threw. */
   static final String RECONCILE_ERROR = "ReconcileError";
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final KubernetesClient client;
   private final Hosts hosts;
@@ -260,7 +255,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
           ArmStatus fresh = ArmProgress.submitted(RunRecord.of(a));
           ArmProgress.apply(fresh, view.events(), view.job(), view.results(), now);
           if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
-              && view.events().isEmpty() && Instant.parse(a.startedAt).plus(NOT_FOUND_GRACE).isBefore(now)) {
+              && view.events().isEmpty() && Instant.parse(a.startedAt).plus(Runs.NOT_FOUND_GRACE).isBefore(now)) {
             fresh.phase = ArmPhase.Failed.name();
             fresh.finishedAt = now.toString();
             fresh.message = "job " + a.jobId + " is not known to the host";
@@ -394,7 +389,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         return null;
       }
       if (next.runId == null) {
-        next.runId = "r" + HexFormat.of().formatHex(randomBytes());
+        next.runId = Runs.newRunId();
         next.specHash = specHash(next.name);
         next.message = "submitting run " + next.runId;
         return Duration.ofMillis(100);
@@ -492,12 +487,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
 
     List<String> order() {
-      List<String> names = new ArrayList<>(rc.getSpec().arms.stream().map(a -> a.name).toList());
-      if (rc.getSpec().execution != null && "randomized".equals(rc.getSpec().execution.order)) {
-        // Stable across restarts: seeded by the object's identity and generation.
-        Collections.shuffle(names, new Random(Objects.hash(rc.getMetadata().getUid(), generation)));
-      }
-      return names;
+      // Stable across restarts: seeded by the object's identity and generation.
+      return Runs.order(rc.getSpec(), rc.getSpec().arms.stream().map(a -> a.name).toList(),
+          Runs.seed(rc.getMetadata().getUid(), generation));
     }
 
     boolean specHasArm(String arm) {
@@ -641,12 +633,6 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
     var c = Conditions.find(s.conditions, type);
     return c != null && Conditions.FALSE.equals(c.getStatus());
-  }
-
-  private static byte[] randomBytes() {
-    byte[] b = new byte[4];
-    RANDOM.nextBytes(b);
-    return b;
   }
 
   /** Stops the poller (the operator calls this on shutdown). */

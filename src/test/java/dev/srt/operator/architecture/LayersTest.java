@@ -36,27 +36,32 @@ class LayersTest {
 
   @Test
   void apiImportsNothingOfTheProject() {
-    layer("api", "config", "plan", "render", "host", "reconcile", "cli", "emulator");
+    layer("api", "config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
   }
 
   @Test
   void configImportsOnlyTheApi() {
-    layer("config", "plan", "render", "host", "reconcile", "cli", "emulator");
+    layer("config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
   }
 
   @Test
   void planIsPure() {
-    layer("plan", "render", "host", "reconcile", "cli", "emulator");
+    layer("plan", "render", "host", "run", "reconcile", "cli", "emulator");
   }
 
   @Test
   void renderKnowsOnlyThePlan() {
-    layer("render", "host", "reconcile", "cli", "emulator");
+    layer("render", "host", "run", "reconcile", "cli", "emulator");
   }
 
   @Test
   void hostKnowsNothingOfKubernetesOrTheCli() {
-    layer("host", "reconcile", "cli", "emulator");
+    layer("host", "run", "reconcile", "cli", "emulator");
+  }
+
+  @Test
+  void theRunLifecycleIsSharedByTheCliAndTheOperatorAndKnowsNeither() {
+    layer("run", "reconcile", "cli", "emulator");
   }
 
   @Test
@@ -66,6 +71,6 @@ class LayersTest {
 
   @Test
   void theEmulatorIsAnEdgeOfItsOwn() {
-    layer("emulator", "cli", "reconcile");
+    layer("emulator", "cli", "run", "reconcile");
   }
 }

@@ -288,8 +288,8 @@ class ArmRunnerTest {
 
   @Test
   void runIdsArePrefixedHex() {
-    assertThat(ArmRunner.newRunId()).matches("r[0-9a-f]{8}");
-    assertThat(ArmRunner.newRunId()).isNotEqualTo(ArmRunner.newRunId());
+    assertThat(dev.srt.operator.run.Runs.newRunId()).matches("r[0-9a-f]{8}");
+    assertThat(dev.srt.operator.run.Runs.newRunId()).isNotEqualTo(dev.srt.operator.run.Runs.newRunId());
   }
 
   @Test

@@ -210,7 +210,7 @@ class EndToEndSshIT {
     watchdog.setDaemon(true);
     watchdog.start();
     try {
-      ArmRunner.Run run = runner.run(arm, ArmRunner.newRunId(), recorder);
+      ArmRunner.Run run = runner.run(arm, dev.srt.operator.run.Runs.newRunId(), recorder);
       assertThat(run).as("the run of " + arm + " was not started").isNotNull();
       assertThat(run.hostError).as("host error").isNull();
       assertThat(timedOut).as(arm + " did not end within " + RUN_TIMEOUT + " (" + run.status.message + ")").isFalse();
@@ -356,7 +356,7 @@ class EndToEndSshIT {
     GpuCluster cluster = cluster(mode, Map.of("SRT_EMULATOR_STARTUP_DELAY_MS_PORT_6132", "600000"));
     ArmRunner runner = runner(cluster, comparison("3m"));
     Backend backend = runner.backend();
-    RunRef ref = runner.ref("sgl-router", ArmRunner.newRunId());
+    RunRef ref = runner.ref("sgl-router", dev.srt.operator.run.Runs.newRunId());
     String script = Scripts.render(runner.plan("sgl-router"));
     awaitPortsFree();
 
