@@ -1,0 +1,38 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.run.ArmPhase;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** {@code srt_arms{phase}} and {@code srt_arm_result}: the arms of every comparison, from their statuses. */
+final class ArmMetrics implements StatusListener {
+  private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
+  private final ArmResultGauges results;
+
+  ArmMetrics(MeterRegistry metrics) {
+    for (ArmPhase phase : ArmPhase.values()) {
+      Gauge.builder("srt_arms", armPhases, m -> m.values().stream().flatMap(List::stream).filter(phase.name()::equals).count())
+          .description("Arms of all RouterComparisons by phase").tag("phase", phase.name()).register(metrics);
+    }
+    this.results = new ArmResultGauges(metrics);
+  }
+
+  @Override
+  public void changed(RouterComparison rc, RouterComparisonStatus old, RouterComparisonStatus next) {
+    ResourceID id = ResourceID.fromResource(rc);
+    armPhases.put(id, next.arms.stream().map(a -> a.phase).toList());
+    results.update(id, next.arms);
+  }
+
+  @Override
+  public void removed(ResourceID id) {
+    armPhases.remove(id);
+    results.remove(id);
+  }
+}

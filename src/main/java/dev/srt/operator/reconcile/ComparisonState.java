@@ -1,0 +1,191 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.Api;
+import dev.srt.operator.api.ArmSpec;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.config.Durations;
+import dev.srt.operator.config.Mappers;
+import dev.srt.operator.config.Problem;
+import dev.srt.operator.config.Validator;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.RunRef;
+import dev.srt.operator.plan.Planner;
+import dev.srt.operator.plan.RunPlan;
+import dev.srt.operator.plan.SpecHash;
+import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
+import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.Runs;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One reconciliation's view of a comparison: its spec problems, its GpuCluster and host, and the
+ * status of every arm as it is being decided. The observer, the scheduler and the status recorder
+ * each work on it in turn.
+ */
+final class ComparisonState {
+  final RouterComparison rc;
+  final String who;
+  final Instant now;
+  final String ns;
+  final String name;
+  final ResourceID id;
+  final long generation;
+  GpuCluster cluster;
+  List<Problem> specErrors = new ArrayList<>();
+  boolean clusterInvalid;
+  ClusterState clusterState;
+  RunHost host;
+  final Map<String, ArmStatus> arms = new LinkedHashMap<>();
+  String observedRerun;
+  boolean rerun;
+  /** The GpuCluster is being deleted: its runs are watched (and cancelled) but none is started. */
+  boolean clusterDeleting;
+  /** Waiting for the direct host that another comparison holds. */
+  StatusAggregator.Queued queued;
+  String secretEnvProblem;
+
+  ComparisonState(RouterComparison rc, Instant now) {
+    this.rc = rc;
+    this.who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
+    this.now = now;
+    this.ns = rc.getMetadata().getNamespace();
+    this.name = rc.getMetadata().getName();
+    this.id = ResourceID.fromResource(rc);
+    this.generation = rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration();
+  }
+
+  /** Reads the comparison, its previous arm statuses, its GpuCluster and that cluster's host. */
+  void load(KubernetesClient client, Hosts hosts, ClusterPolicy policy, RunObservations observations) {
+    RouterComparisonStatus old = rc.getStatus();
+    Map<String, ArmStatus> previous = new HashMap<>();
+    if (old != null && old.arms != null) {
+      old.arms.forEach(a -> previous.put(a.name, copy(a)));
+    }
+    for (ArmSpec arm : rc.getSpec() == null ? List.<ArmSpec>of() : rc.getSpec().arms) {
+      ArmStatus a = previous.remove(arm.name);
+      arms.put(arm.name, a != null ? a : pending(arm.name));
+    }
+    // Arms removed from the spec: keep watching one that still runs until it is cancelled, and
+    // keep reporting its cancellation until the spec changes again.
+    boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
+    previous.values().stream()
+        .filter(a -> ArmPhase.of(a.phase).inFlight() || (sameGeneration && RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)))
+        .forEach(a -> arms.put(a.name, a));
+    observedRerun = old == null ? null : old.observedRerun;
+    String token = annotation(Api.RERUN_ANNOTATION);
+    rerun = token != null && !token.equals(observedRerun);
+    if (rerun) {
+      observedRerun = token;
+    }
+
+    String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+    cluster = clusterName == null ? null : client.resources(GpuCluster.class).inNamespace(ns).withName(clusterName).get();
+    specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
+    specErrors.addAll(policy.problems(rc, cluster));
+    if (cluster == null) {
+      clusterState = new ClusterState(false, "ClusterNotFound", "GpuCluster " + clusterName + " not found in namespace " + ns);
+      return;
+    }
+    List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
+    if (!clusterErrors.isEmpty()) {
+      clusterInvalid = true;
+      clusterState = new ClusterState(false, "ClusterInvalid", "GpuCluster " + clusterName + ": "
+          + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
+      return;
+    }
+    var refusal = policy.refusal(cluster);
+    if (refusal.isPresent()) {
+      clusterState = new ClusterState(false, refusal.get().reason(), "GpuCluster " + clusterName + ": " + refusal.get().message());
+      return;
+    }
+    clusterDeleting = cluster.getMetadata().getDeletionTimestamp() != null;
+    try {
+      cluster = policy.preparer().prepare(cluster);
+      host = hosts.forCluster(cluster);
+      ClusterState polled = observations.clusterState(clusterKey());
+      clusterState = polled != null ? polled : new ClusterState(null, "Probing", "connecting to " + host.describe());
+    } catch (HostException e) {
+      clusterState = new ClusterState(false, "Unreachable", e.getMessage());
+    }
+  }
+
+  RouterComparisonStatus status() {
+    String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
+        .findFirst().orElse(null);
+    return withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
+        clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
+        secretEnvProblem, queued), now));
+  }
+
+  RouterComparisonStatus withRerun(RouterComparisonStatus s) {
+    s.observedRerun = observedRerun;
+    return s;
+  }
+
+  List<String> order() {
+    // Stable across restarts: seeded by the object's identity and generation.
+    return Runs.order(rc.getSpec(), rc.getSpec().arms.stream().map(a -> a.name).toList(),
+        Runs.seed(rc.getMetadata().getUid(), generation));
+  }
+
+  boolean specHasArm(String arm) {
+    return rc.getSpec() != null && rc.getSpec().arms.stream().anyMatch(a -> a.name.equals(arm));
+  }
+
+  String specHash(String arm) {
+    ArmSpec spec = rc.getSpec().arms.stream().filter(a -> a.name.equals(arm)).findFirst().orElseThrow();
+    return SpecHash.of(rc.getSpec(), spec, cluster == null ? null : cluster.getSpec());
+  }
+
+  RunPlan planFor(String arm) {
+    return Planner.plan(rc, cluster, arm, null);
+  }
+
+  RunRef ref(ArmStatus a) {
+    return new RunRef(ns, name, a.name, a.runId);
+  }
+
+  String clusterKey() {
+    return ns + "/" + cluster.getMetadata().getName();
+  }
+
+  /** A direct host runs one comparison at a time (Slurm queues jobs itself). */
+  boolean sharedHost() {
+    return "direct".equals(cluster.getSpec().mode);
+  }
+
+  Instant arrival() {
+    String created = rc.getMetadata().getCreationTimestamp();
+    return created == null ? Instant.EPOCH : Instant.parse(created);
+  }
+
+  Duration pollInterval() {
+    return Durations.parse(cluster.getSpec().pollInterval, Duration.ofSeconds(5));
+  }
+
+  String annotation(String key) {
+    return rc.getMetadata().getAnnotations() == null ? null : rc.getMetadata().getAnnotations().get(key);
+  }
+
+  static ArmStatus pending(String arm) {
+    ArmStatus a = new ArmStatus();
+    a.name = arm;
+    a.phase = ArmPhase.Pending.name();
+    return a;
+  }
+
+  static ArmStatus copy(ArmStatus a) {
+    return Mappers.json().convertValue(a, ArmStatus.class);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.run.ArmPhase;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Kubernetes Events for what changed between two statuses of a comparison, each recorded once, on
+ * the transition it reports (docs/operator.md#events).
+ */
+final class TransitionEvents implements StatusListener {
+  private final EventRecorder events;
+
+  TransitionEvents(EventRecorder events) {
+    this.events = events;
+  }
+
+  @Override
+  public void changed(RouterComparison rc, RouterComparisonStatus old, RouterComparisonStatus next) {
+    if (!isFalse(old, StatusAggregator.SPEC_VALID) && isFalse(next, StatusAggregator.SPEC_VALID)) {
+      events.record(rc, EventReason.SpecInvalid, null, Conditions.find(next.conditions, StatusAggregator.SPEC_VALID).getMessage());
+    }
+    if (!isFalse(old, StatusAggregator.CLUSTER_REACHABLE) && isFalse(next, StatusAggregator.CLUSTER_REACHABLE)) {
+      events.record(rc, EventReason.ClusterUnreachable, null, Conditions.find(next.conditions, StatusAggregator.CLUSTER_REACHABLE).getMessage());
+    }
+    if (hasReason(next, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)
+        && !hasReason(old, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)) {
+      events.record(rc, EventReason.SecretEnvMissing, null, Conditions.find(next.conditions, StatusAggregator.DEGRADED).getMessage());
+    }
+    Map<String, ArmStatus> before = new HashMap<>();
+    if (old != null && old.arms != null) {
+      old.arms.forEach(a -> before.put(a.name, a));
+    }
+    for (ArmStatus a : next.arms) {
+      ArmStatus b = before.get(a.name);
+      boolean sameRun = b != null && Objects.equals(b.runId, a.runId);
+      ArmPhase was = sameRun ? ArmPhase.of(b.phase) : ArmPhase.Pending;
+      ArmPhase is = ArmPhase.of(a.phase);
+      String subject = a.name;
+      if (was == ArmPhase.Pending && is != ArmPhase.Pending && a.jobId != null) {
+        events.record(rc, EventReason.Submitted, subject, "arm " + a.name + ": run " + a.runId + " submitted as job " + a.jobId);
+      }
+      boolean workersWere = sameRun && b.workers != null && b.workers.total > 0 && b.workers.ready == b.workers.total;
+      if (!workersWere && a.workers != null && a.workers.total > 0 && a.workers.ready == a.workers.total) {
+        events.record(rc, EventReason.WorkersReady, subject, "arm " + a.name + ": all " + a.workers.total + " workers healthy");
+      }
+      boolean routerWas = sameRun && b.router != null && b.router.ready;
+      if (!routerWas && a.router != null && a.router.ready) {
+        events.record(rc, EventReason.RouterReady, subject, "arm " + a.name + ": router ready at " + a.router.url);
+      }
+      // A run the operator cancelled was reported when it was cancelled (with its reason).
+      if (!was.terminal() && is.terminal() && a.runId != null && !(is == ArmPhase.Cancelled && a.reason != null)) {
+        EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
+            : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
+        String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results) : a.message;
+        events.record(rc, reason, subject, "arm " + a.name + ": " + is.name().toLowerCase()
+            + (detail == null || detail.isEmpty() ? "" : ": " + detail));
+      }
+    }
+  }
+
+  static boolean hasReason(RouterComparisonStatus s, String type, String reason) {
+    var c = s == null || s.conditions == null ? null : Conditions.find(s.conditions, type);
+    return c != null && reason.equals(c.getReason());
+  }
+
+  static boolean isFalse(RouterComparisonStatus s, String type) {
+    if (s == null || s.conditions == null) {
+      return false;
+    }
+    var c = Conditions.find(s.conditions, type);
+    return c != null && Conditions.FALSE.equals(c.getStatus());
+  }
+}
