@@ -155,8 +155,7 @@ public final class BoundsRules {
         || gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE || base < MIN_PORT || base + workers - 1 > MAX_PORT) {
       return;
     }
-    long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : Math.max(1, nodes * gpusPerNode / workers);
-    long perNode = perWorker >= gpusPerNode ? 1 : Math.min(workers, gpusPerNode / perWorker);
+    long perNode = Math.min(workers, WorkerFit.of(r, gpusPerNode).workersPerNode());
     PortTable.Block sidecar = PortTable.sidecar(base, workers);
     for (PortTable.Block fixed : PortTable.fixed(workers, perNode)) {
       if (sidecar.overlaps(fixed)) {

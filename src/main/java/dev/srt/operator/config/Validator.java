@@ -262,14 +262,15 @@ public final class Validator {
       out.add(Problem.error("spec.resources.aggWorkers", "is required (or prefillWorkers and decodeWorkers)"));
       return;
     }
-    // In longs: every count is below 2^31, so no product of two of them wraps around.
-    long perNode = gpusPerNode(cluster);
-    long nodes = r.aggNodes == null ? 1 : r.aggNodes;
-    long workers = r.aggWorkers;
-    if (workers < 1 || nodes < 1 || perNode < 1 || (r.gpusPerWorker != null && r.gpusPerWorker < 1)) {
+    if (r.aggWorkers < 1 || (r.aggNodes != null && r.aggNodes < 1) || gpusPerNode(cluster) < 1
+        || (r.gpusPerWorker != null && r.gpusPerWorker < 1)) {
       return;
     }
-    long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * perNode / workers;
+    WorkerFit fit = WorkerFit.of(r, gpusPerNode(cluster));
+    long perNode = fit.gpusPerNode();
+    long nodes = fit.nodes();
+    long workers = fit.workers();
+    long perWorker = fit.gpusPerWorker();
     if (perWorker < 1) {
       out.add(Problem.error("spec.resources.aggWorkers", workers + " workers do not fit on " + nodes + " x " + perNode + " GPUs"));
     } else if (workers * perWorker > nodes * perNode) {
@@ -304,8 +305,10 @@ public final class Validator {
     if (DATA_PARALLEL.stream().anyMatch(k -> argKey(args, k) != null)) {
       return;
     }
-    long nodes = r.aggNodes == null ? 1 : r.aggNodes;
-    long perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : nodes * gpusPerNode(cluster) / r.aggWorkers;
+    if ((r.aggNodes != null && r.aggNodes < 1) || gpusPerNode(cluster) < 1) {
+      return;
+    }
+    long perWorker = WorkerFit.of(r, gpusPerNode(cluster)).gpusPerWorker();
     String tpKey = firstKey(args, TENSOR_PARALLEL);
     String ppKey = firstKey(args, PIPELINE_PARALLEL);
     Long tp = tpKey == null ? Long.valueOf(1) : positiveInt(args.get(tpKey));

@@ -2,6 +2,7 @@ package dev.srt.operator.plan;
 
 import dev.srt.operator.api.Limits;
 import dev.srt.operator.api.ResourcesSpec;
+import dev.srt.operator.config.WorkerFit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +24,7 @@ public record Topology(int nodes, int gpusPerNode, int gpusPerWorker, List<Worke
     within("aggWorkers", count, Limits.MAX_WORKERS);
     within("aggNodes", nodes, Limits.MAX_NODES);
     within("gpusPerNode", gpusPerNode, Limits.MAX_GPUS_PER_NODE);
-    int perWorker = r.gpusPerWorker != null ? r.gpusPerWorker : Math.max(1, Math.multiplyExact(nodes, gpusPerNode) / count);
+    int perWorker = (int) Math.max(1, WorkerFit.of(r, gpusPerNode).gpusPerWorker());
     within("gpusPerWorker", perWorker, Limits.MAX_GPUS_PER_WORKER);
     Topology t = pack(nodes, count, perWorker, gpusPerNode, sidecarBase);
     PortMap.requireDistinct(t.workers());
@@ -53,7 +54,7 @@ public record Topology(int nodes, int gpusPerNode, int gpusPerWorker, List<Worke
       }
       return new Topology(nodes, gpusPerNode, perWorker, List.copyOf(slots));
     }
-    int perNode = Math.max(1, gpusPerNode / perWorker);
+    int perNode = (int) new WorkerFit(nodes, gpusPerNode, count, perWorker).workersPerNode();
     for (int i = 0; i < count; i++) {
       int node = i / perNode;
       int onNode = i % perNode;
