@@ -1,5 +1,9 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.Rules;
+import dev.srt.operator.config.Problem;
+import dev.srt.operator.config.FlagVocabulary;
+import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.DynamoSpec;
 import dev.srt.operator.api.FrontendSpec;
 import dev.srt.operator.config.Validator;
@@ -36,6 +40,23 @@ public final class DynamoFrontend implements Frontend {
   public String type() {
     return TYPE;
   }
+  /** The Dynamo frontend's flags and what it needs of the spec: a Dynamo install, no router binary. */
+  @Override
+  public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
+    out.addAll(FlagVocabulary.check(FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args));
+    if (f.binary != null || f.source != null) {
+      out.add(Problem.error(p + (f.binary != null ? ".binary" : ".source"),
+          "only for frontend.type: sgl-router; the Dynamo frontend comes from spec.dynamo"));
+    }
+    if (spec.dynamo == null) {
+      out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
+    }
+    if (disaggregated) {
+      out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet for frontend.type: dynamo; use aggWorkers"));
+    }
+    Rules.managed(out, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
+  }
+
 
   @Override
   public List<BuildStage> builds(ArmContext ctx) {

@@ -1,5 +1,7 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.FrontendRules;
+
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Gate;
@@ -13,8 +15,9 @@ import java.util.Map;
  * rules live in {@link dev.srt.operator.config.Validator} so that the operator can report them
  * before anything is planned.
  */
-public interface Frontend {
+public interface Frontend extends FrontendRules {
   /** The {@code frontend.type} value. */
+  @Override
   String type();
 
   /** Stages that run before any process: builds of the router, installs of its runtime. */

@@ -1,5 +1,9 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.Rules;
+import dev.srt.operator.config.Problem;
+import dev.srt.operator.config.FlagVocabulary;
+import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.FrontendSpec;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.ArmContext;
@@ -32,6 +36,29 @@ public final class SglRouterFrontend implements Frontend {
   public String type() {
     return TYPE;
   }
+  /** The MANAGED flags, the router binary or source, and what sgl-router needs of the spec. */
+  @Override
+  public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
+    out.addAll(FlagVocabulary.check(FlagVocabulary.SGL_ROUTER, p + ".args", f.args));
+    String backendType = spec.backend == null || spec.backend.type == null ? "sglang" : spec.backend.type;
+    if (!"sglang".equals(backendType)) {
+      out.add(Problem.error(p + ".type", "frontend.type: sgl-router needs backend.type: sglang"));
+    }
+    if (disaggregated) {
+      out.add(Problem.error(p + ".type", "frontend.type: sgl-router routes an aggregate worker pool only; "
+          + "its static --worker-urls discovery has no prefill/decode split (remove the prefill/decode resources)"));
+    }
+    if (f.binary != null && f.source != null) {
+      out.add(Problem.error(p + ".source", "set at most one of binary and source"));
+    }
+    Rules.requireAbsolute(out, p + ".binary", f.binary, false);
+    if (f.binary != null && f.binary.contains("=")) {
+      out.add(Problem.error(p + ".binary", "must not contain '='"));
+    }
+    Rules.requireAbsolute(out, p + ".source", f.source, false);
+    Rules.managed(out, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
+  }
+
 
   @Override
   public List<BuildStage> builds(ArmContext ctx) {

@@ -1,0 +1,109 @@
+package dev.srt.operator.config;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.GpuClusterSpec;
+import dev.srt.operator.api.SshSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** The rules of a GpuCluster, all problems at once, each with its field path. */
+final class ClusterRules {
+  private ClusterRules() {}
+
+  /** Rules of a cluster. */
+  static List<Problem> check(GpuCluster cluster) {
+    List<Problem> out = new ArrayList<>();
+    if (cluster.getMetadata() == null || Rules.blank(cluster.getMetadata().getName())) {
+      out.add(Problem.error("metadata.name", "is required"));
+    }
+    GpuClusterSpec s = cluster.getSpec();
+    if (s == null) {
+      out.add(Problem.error("spec", "is required"));
+      return out;
+    }
+    out.addAll(BoundsRules.check(s));
+    if (!Set.of("slurm", "direct").contains(String.valueOf(s.mode))) {
+      out.add(Problem.error("spec.mode", s.mode == null ? "is required: slurm or direct" : "must be slurm or direct"));
+    }
+    String transport = s.transport == null ? "ssh" : s.transport;
+    if (!Set.of("ssh", "local").contains(transport)) {
+      out.add(Problem.error("spec.transport", "must be ssh or local"));
+    }
+    if ("ssh".equals(transport) && s.ssh == null) {
+      out.add(Problem.error("spec.ssh", "is required with transport: ssh"));
+    }
+    if (s.ssh != null) {
+      // Checked whenever present, as the CRD's CEL rules on the ssh block do.
+      ssh(out, s.ssh);
+    }
+    Rules.requireAbsolute(out, "spec.workDir", s.workDir, true);
+    Rules.tomlSafe(out, "spec.workDir", s.workDir);
+    Rules.positive(out, "spec.gpusPerNode", s.gpusPerNode);
+    if (s.python != null && (s.python.isBlank() || s.python.contains("="))) {
+      out.add(Problem.error("spec.python", "must be an interpreter name or path (without '=')"));
+    }
+    Rules.duration(out, "spec.pollInterval", s.pollInterval);
+    Rules.env(out, "spec.env", s.env);
+    SecretEnvRules.cluster(out, s);
+    if (s.path != null) {
+      for (int i = 0; i < s.path.size(); i++) {
+        Rules.requireAbsolute(out, "spec.path[" + i + "]", s.path.get(i), true);
+        if (s.path.get(i) != null && s.path.get(i).contains(":")) {
+          out.add(Problem.error("spec.path[" + i + "]", "must not contain ':'"));
+        }
+      }
+    }
+    if (s.slurm != null) {
+      if (!"slurm".equals(s.mode)) {
+        out.add(Problem.error("spec.slurm", "slurm settings are only allowed with mode: slurm"));
+      }
+      if (s.slurm.timeLimit != null && !Rules.SLURM_TIME.matcher(s.slurm.timeLimit).matches()) {
+        out.add(Problem.error("spec.slurm.timeLimit", "must be a Slurm time such as 02:00:00, 90 or 1-00:00:00"));
+      }
+      Rules.directives(out, "spec.slurm.sbatchDirectives", s.slurm.sbatchDirectives);
+      Rules.directives(out, "spec.slurm.srunOptions", s.slurm.srunOptions);
+      Rules.singleLine(out, "spec.slurm.partition", s.slurm.partition);
+      Rules.singleLine(out, "spec.slurm.account", s.slurm.account);
+    }
+    if (s.container != null && s.container.runtime != null) {
+      String rt = s.container.runtime;
+      if (!Set.of("none", "pyxis", "docker").contains(rt)) {
+        out.add(Problem.error("spec.container.runtime", "must be none, pyxis or docker"));
+      } else if ("pyxis".equals(rt) && !"slurm".equals(s.mode)) {
+        out.add(Problem.error("spec.container.runtime", "pyxis needs mode: slurm"));
+      } else if ("docker".equals(rt) && !"direct".equals(s.mode)) {
+        out.add(Problem.error("spec.container.runtime", "docker needs mode: direct"));
+      }
+      if (!"none".equals(rt) && Rules.blank(s.container.image)) {
+        out.add(Problem.error("spec.container.image", "a container runtime needs image"));
+      }
+    }
+    return out;
+  }
+  private static void ssh(List<Problem> out, SshSpec ssh) {
+    if (Rules.blank(ssh.host)) {
+      out.add(Problem.error("spec.ssh.host", "is required"));
+    }
+    if (Rules.blank(ssh.user)) {
+      out.add(Problem.error("spec.ssh.user", "is required"));
+    }
+    if (ssh.port != null && (ssh.port < 1 || ssh.port > 65535)) {
+      out.add(Problem.error("spec.ssh.port", "must be between 1 and 65535"));
+    }
+    if (ssh.privateKeySecretRef == null && ssh.privateKeyFile == null) {
+      out.add(Problem.error("spec.ssh.privateKeySecretRef", "set privateKeySecretRef (operator) or privateKeyFile (CLI)"));
+    }
+    boolean skip = Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification);
+    if (ssh.knownHostsSecretRef == null && ssh.knownHostsFile == null && !skip) {
+      out.add(Problem.error("spec.ssh.knownHostsSecretRef",
+          "set knownHostsSecretRef or knownHostsFile, or explicitly insecureSkipHostKeyVerification: true"));
+    }
+    if (ssh.privateKeySecretRef != null && (Rules.blank(ssh.privateKeySecretRef.name) || Rules.blank(ssh.privateKeySecretRef.key))) {
+      out.add(Problem.error("spec.ssh.privateKeySecretRef", "needs name and key"));
+    }
+    if (ssh.knownHostsSecretRef != null && (Rules.blank(ssh.knownHostsSecretRef.name) || Rules.blank(ssh.knownHostsSecretRef.key))) {
+      out.add(Problem.error("spec.ssh.knownHostsSecretRef", "needs name and key"));
+    }
+    Rules.duration(out, "spec.ssh.connectTimeout", ssh.connectTimeout);
+  }}

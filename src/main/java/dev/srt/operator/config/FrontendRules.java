@@ -1,0 +1,64 @@
+package dev.srt.operator.config;
+
+import dev.srt.operator.api.FrontendSpec;
+import dev.srt.operator.api.RouterComparisonSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.LinkedHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The rules of one router kind ({@code frontend.type}): its flags, the flags it manages, what it
+ * needs of the shared spec. Each router kind implements them next to how it is planned
+ * ({@code plan/frontends/*Frontend}), registered as a service
+ * ({@code META-INF/services/dev.srt.operator.config.FrontendRules}), so that adding a router touches
+ * one class while the validator stays below the planner.
+ */
+public interface FrontendRules {
+  /** The {@code frontend.type} value, e.g. {@code sgl-router}. */
+  String type();
+
+  /**
+   * Adds the problems of an arm's {@code frontend} block ({@code p} is its path, e.g.
+   * {@code spec.arms[0].frontend}) given the shared spec; {@code disaggregated} when the topology
+   * has prefill and decode workers.
+   */
+  void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated);
+
+  /** Every router kind, by type. */
+  static Map<String, FrontendRules> all() {
+    return Registry.ALL;
+  }
+
+  /** The rules every frontend block gets, then its kind's. */
+  static void checkArm(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
+    String kinds = String.join(" or ", all().keySet());
+    if (f == null) {
+      out.add(Problem.error(p, "is required"));
+      return;
+    }
+    if (Rules.blank(f.type)) {
+      out.add(Problem.error(p + ".type", "is required: " + kinds));
+      return;
+    }
+    FrontendRules kind = all().get(f.type);
+    if (kind == null) {
+      out.add(Problem.error(p + ".type", "unknown frontend type " + Echo.value(f.type) + "; must be " + kinds));
+      return;
+    }
+    Rules.flags(out, p + ".args", f.args);
+    Rules.env(out, p + ".env", f.env);
+    kind.check(out, p, f, spec, disaggregated);
+  }
+
+  /** Loaded once; in the order the services file lists them. */
+  final class Registry {
+    static final Map<String, FrontendRules> ALL = ServiceLoader.load(FrontendRules.class, FrontendRules.class.getClassLoader())
+        .stream().map(ServiceLoader.Provider::get)
+        .collect(Collectors.toMap(FrontendRules::type, Function.identity(), (a, b) -> a, LinkedHashMap::new));
+
+    private Registry() {}
+  }
+}
