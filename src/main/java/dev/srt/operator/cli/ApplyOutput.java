@@ -114,9 +114,15 @@ final class ApplyOutput implements ArmRunner.Listener {
     }
   }
 
-  /** {@code Starting    workers 1/2  router not ready}: what the live line shows besides time. */
+  /**
+   * {@code Starting    workers 1/2  router not ready}: what the live line shows besides time; a
+   * run waiting for the host's lease says whom it waits for.
+   */
   static String state(ArmStatus s) {
     String phase = s.phase == null ? "Pending" : s.phase;
+    if (ArmPhase.of(phase) == ArmPhase.Queued && s.message != null) {
+      return String.format("%-12s  %s", phase, s.message);
+    }
     String workers = s.workers == null ? "-" : s.workers.ready + "/" + s.workers.total;
     String router = s.router != null && s.router.ready ? "router ready" : "router not ready";
     return String.format("%-12s  workers %-3s  %-16s", phase, workers, router);

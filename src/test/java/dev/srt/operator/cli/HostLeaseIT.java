@@ -129,7 +129,7 @@ class HostLeaseIT {
       assertThat(e.path("event").asText()).isEqualTo("queued");
       assertThat(e.path("holder").asText()).startsWith("default/cmp-a/sgl-router/r");
     });
-    assertThat(output("cmp-b")).contains("Queued");
+    assertThat(output("cmp-b")).containsPattern("Queued +queued behind default/cmp-a/sgl-router/r[0-9a-f]{8}");
     // The host intervals, first process started to finished, never overlap.
     assertThat(first("cmp-b", "process-started")).isAfterOrEqualTo(first("cmp-a", "finished"));
   }
