@@ -18,7 +18,6 @@ import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.run.Runs;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,8 +64,11 @@ final class ComparisonState {
     this.generation = rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration();
   }
 
-  /** Reads the comparison, its previous arm statuses, its GpuCluster and that cluster's host. */
-  void load(KubernetesClient client, Hosts hosts, ClusterPolicy policy, RunObservations observations) {
+  /**
+   * Reads the comparison, its previous arm statuses, its GpuCluster (by name, from {@code clusters})
+   * and that cluster's host.
+   */
+  void load(java.util.function.Function<String, GpuCluster> clusters, Hosts hosts, ClusterPolicy policy, RunObservations observations) {
     RouterComparisonStatus old = rc.getStatus();
     Map<String, ArmStatus> previous = new HashMap<>();
     if (old != null && old.arms != null) {
@@ -90,7 +92,7 @@ final class ComparisonState {
     }
 
     String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
-    cluster = clusterName == null ? null : client.resources(GpuCluster.class).inNamespace(ns).withName(clusterName).get();
+    cluster = clusterName == null ? null : clusters.apply(clusterName);
     specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
     specErrors.addAll(policy.problems(rc, cluster));
     if (cluster == null) {

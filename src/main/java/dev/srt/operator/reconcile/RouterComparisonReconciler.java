@@ -12,6 +12,10 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.stream.Collectors;
+import java.util.Set;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -75,9 +79,40 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));
   }
 
+  /**
+   * The poller's wake-ups, and the GpuClusters: a comparison reads its cluster from the informer's
+   * cache and is reconciled when the cluster changes, never by a timed re-read.
+   */
   @Override
   public List<EventSource<?, RouterComparison>> prepareEventSources(EventSourceContext<RouterComparison> context) {
-    return List.of(wakeUps);
+    context.getPrimaryCache().addIndexer(CLUSTER_INDEX, rc -> List.of(clusterKey(rc.getMetadata().getNamespace(), clusterName(rc))));
+    var clusters = InformerEventSourceConfiguration.from(GpuCluster.class, RouterComparison.class)
+        .withNamespacesInheritedFromController()
+        .withSecondaryToPrimaryMapper(cluster -> context.getPrimaryCache()
+            .byIndex(CLUSTER_INDEX, clusterKey(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName()))
+            .stream().map(ResourceID::fromResource).collect(Collectors.toSet()))
+        .withPrimaryToSecondaryMapper((RouterComparison rc) -> clusterName(rc) == null ? Set.of()
+            : Set.of(new ResourceID(clusterName(rc), rc.getMetadata().getNamespace())))
+        .build();
+    return List.of(wakeUps, new InformerEventSource<>(clusters, context));
+  }
+
+  private static final String CLUSTER_INDEX = "clusterRef";
+
+  private static String clusterName(RouterComparison rc) {
+    return rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+  }
+
+  private static String clusterKey(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  /** The comparison's GpuCluster: from the informer, or (a reconcile called without JOSDK, in tests) the API. */
+  private GpuCluster cluster(RouterComparison rc, Context<RouterComparison> context, String name) {
+    if (context != null) {
+      return context.getSecondaryResource(GpuCluster.class).orElse(null);
+    }
+    return client.resources(GpuCluster.class).inNamespace(rc.getMetadata().getNamespace()).withName(name).get();
   }
 
   public RunObservations observations() {
@@ -90,7 +125,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     metrics.counter("srt_reconciles_total", "kind", "RouterComparison").increment();
     RouterComparisonStatus old = rc.getStatus();
     ComparisonState state = new ComparisonState(rc, clock.instant());
-    state.load(client, hosts, policy, observations);
+    state.load(name -> cluster(rc, context, name), hosts, policy, observations);
     observer.observe(state);
     scheduler.cancelWhatMustStop(state);
     Duration again = scheduler.submitNext(state);
