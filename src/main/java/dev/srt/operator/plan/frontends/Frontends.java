@@ -1,15 +1,19 @@
 package dev.srt.operator.plan.frontends;
 
-import java.util.List;
+import dev.srt.operator.config.FrontendRules;
 
-/** The registry of router kinds. */
+/**
+ * The registry of router kinds: the classes listed in
+ * {@code META-INF/services/dev.srt.operator.config.FrontendRules}, the one place a router kind is
+ * registered, for its rules (the validator) and its plan alike.
+ */
 public final class Frontends {
-  private static final List<Frontend> ALL = List.of(new SglRouterFrontend(), new DynamoFrontend());
-
   private Frontends() {}
 
   public static Frontend of(String type) {
-    return ALL.stream().filter(f -> f.type().equals(type)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("unknown frontend type " + type));
+    if (FrontendRules.all().get(type) instanceof Frontend f) {
+      return f;
+    }
+    throw new IllegalArgumentException("unknown frontend type " + type);
   }
 }
