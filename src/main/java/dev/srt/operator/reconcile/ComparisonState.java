@@ -42,7 +42,6 @@ final class ComparisonState {
   final long generation;
   GpuCluster cluster;
   List<Problem> specErrors = new ArrayList<>();
-  boolean clusterInvalid;
   ClusterState clusterState;
   RunHost host;
   final Map<String, ArmStatus> arms = new LinkedHashMap<>();
@@ -101,7 +100,6 @@ final class ComparisonState {
     }
     List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
     if (!clusterErrors.isEmpty()) {
-      clusterInvalid = true;
       clusterState = new ClusterState(false, "ClusterInvalid", "GpuCluster " + clusterName + ": "
           + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
       return;

@@ -114,6 +114,26 @@ class HostLeaseIT {
         .findFirst().orElseThrow(() -> new AssertionError(name + " has no " + event + " event"));
   }
 
+  /** What a failed assertion shows: the apply output, the run's events and the ends of its logs. */
+  String diagnostics(String name) {
+    StringBuilder out = new StringBuilder("---- " + name + "\n");
+    try {
+      out.append(output(name));
+      Path run = runDir(name).orElseThrow();
+      out.append(Files.readString(run.resolve("events.jsonl")));
+      try (Stream<Path> logs = Files.list(run.resolve("logs"))) {
+        for (Path log : logs.sorted().toList()) {
+          List<String> lines = Files.readAllLines(log);
+          out.append("-- ").append(log.getFileName()).append('\n')
+              .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()))).append('\n');
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      out.append("(").append(e).append(")\n");
+    }
+    return out.toString();
+  }
+
   @Test
   void twoComparisonsOnOneHostRunOneAfterTheOther() throws Exception {
     Process a = apply("cmp-a");
@@ -150,7 +170,7 @@ class HostLeaseIT {
     assertThat(a.exitValue()).isNotZero();
     assertThat(output("cmp-a")).contains("leftover processes were stopped");
     assertThat(b.waitFor(3, TimeUnit.MINUTES)).isTrue();
-    assertThat(b.exitValue()).as(output("cmp-b")).isZero();
+    assertThat(b.exitValue()).as(() -> diagnostics("cmp-b") + diagnostics("cmp-a")).isZero();
     assertThat(first("cmp-b", "lease-acquired")).isAfter(first("cmp-a", "process-started"));
   }
 }
