@@ -112,6 +112,7 @@ public final class Validator {
     if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
+    out.addAll(ShellSafetyRules.check(rc));
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
     return new ArrayList<>(new LinkedHashSet<>(out));
   }
@@ -470,6 +471,7 @@ public final class Validator {
         out.add(Problem.error("spec.container.image", "a container runtime needs image"));
       }
     }
+    out.addAll(ShellSafetyRules.check(cluster));
     return out;
   }
 
