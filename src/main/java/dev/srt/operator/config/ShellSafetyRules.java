@@ -38,6 +38,7 @@ public final class ShellSafetyRules {
    * comments itself), and without '$', '`' and ';'.
    */
   private static final Pattern SLURM_VALUE = Pattern.compile("[A-Za-z0-9._,:=@/+%^*&|!~?<>()\\[\\]{}-]*");
+  private static final Pattern NODE_PLACEHOLDER = Pattern.compile("\\{\\{node:[0-9]+}}");
   private static final Set<String> NUMERIC_KNOBS = Set.of("SRT_PORT_WAIT", "SRT_STOP_GRACE");
 
   private ShellSafetyRules() {}
@@ -112,6 +113,7 @@ public final class ShellSafetyRules {
           + "not starting with '-'"));
     }
     env(out, "spec.env", s.env);
+    placeholdersKnownInTime(out, s);
     if (s.slurm != null) {
       slurm(out, s.slurm);
     }
@@ -130,6 +132,28 @@ public final class ShellSafetyRules {
       }
     }
     return out;
+  }
+
+  /**
+   * A script exports the cluster's PATH before it knows the node addresses, and PATH and env
+   * before it knows the host tag: a placeholder for either would stop it (set -u).
+   */
+  private static void placeholdersKnownInTime(List<Problem> out, GpuClusterSpec s) {
+    if (s.path != null) {
+      for (int i = 0; i < s.path.size(); i++) {
+        String entry = s.path.get(i);
+        if (entry != null && (entry.contains("{{host_tag}}") || NODE_PLACEHOLDER.matcher(entry).find())) {
+          out.add(Problem.error("spec.path[" + i + "]", "cannot use {{host_tag}} or {{node:N}}: PATH is set before they are known"));
+        }
+      }
+    }
+    if (s.env != null) {
+      s.env.forEach((name, value) -> {
+        if (value != null && value.contains("{{host_tag}}")) {
+          out.add(Problem.error(FieldPath.field("spec.env", name), "cannot use {{host_tag}}: the environment is exported before it is known"));
+        }
+      });
+    }
   }
 
   private static void slurm(List<Problem> out, SlurmSpec s) {

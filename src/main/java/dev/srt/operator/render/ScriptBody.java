@@ -256,12 +256,16 @@ final class ScriptBody {
     return argv.size() >= 3 && argv.get(0).equals("bash") && argv.get(1).equals("-c");
   }
 
+  private ProcessSpec runnable(ProcessSpec p) {
+    return runnable(p, words);
+  }
+
   /**
    * {@code p} as it is started. The text of a {@code bash -c} process is parsed by its own shell,
    * so its placeholders must not be expanded into it here: they become references to environment
    * variables that the process is given (see {@link Words#code}).
    */
-  private ProcessSpec runnable(ProcessSpec p) {
+  static ProcessSpec runnable(ProcessSpec p, Words words) {
     if (!isBashText(p.argv())) {
       return p;
     }

@@ -417,8 +417,10 @@ srt_tree_digest() {
 }
 
 # srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
-# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`.
+# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`. The
+# node addresses ({{node:N}}) are an array, which no environment carries: their definition too.
 srt_stage_source() {
+  if declare -p SRT_NODE_ADDR >/dev/null 2>&1; then declare -p SRT_NODE_ADDR; fi
   declare -f srt_in_dir srt_require_file srt_copy_tree srt_set_toml_dependency srt_pip_install_wheels "$1"
   printf '%s\n' "$1"
 }
