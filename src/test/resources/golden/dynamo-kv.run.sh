@@ -166,13 +166,15 @@ srt_check_alive() {
 }
 
 srt_stop_all() {
-  local i pid waited
+  local i pid waited grace=$SRT_STOP_GRACE
+  # A number, or the default: bash arithmetic would evaluate any other text as an expression.
+  [[ $grace =~ ^[0-9]+$ ]] || grace=10
   for ((i = ${#SRT_PIDS[@]} - 1; i >= 0; i--)); do
     kill -TERM -- "-${SRT_PIDS[$i]}" 2>/dev/null || true
   done
   for pid in "${SRT_PIDS[@]}"; do
     waited=0
-    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((SRT_STOP_GRACE * 10)) ]; do
+    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((grace * 10)) ]; do
       sleep 0.1
       waited=$((waited + 1))
     done
@@ -275,8 +277,9 @@ srt_wait() {
 # srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
 # may hold a port): wait up to 60 s for the run's fixed ports, then fail with the busy ones.
 srt_wait_ports_free() {
-  local busy deadline
-  deadline=$(($(date +%s) + ${SRT_PORT_WAIT:-60}))
+  local busy deadline limit=${SRT_PORT_WAIT:-60}
+  [[ $limit =~ ^[0-9]+$ ]] || limit=60
+  deadline=$(($(date +%s) + limit))
   while busy=$(srt_probe ports-free "$@"); [ -n "$busy" ]; do
     if [ "$(date +%s)" -ge "$deadline" ]; then
       srt_fail PortsInUse "port(s) $busy on $(hostname) are still taken by another process"
@@ -359,7 +362,7 @@ srt_stage() {
   srt_log "stage: $name"
   srt_event stage-started stage "$name"
   if [ -n "$cache" ]; then
-    mkdir -p "$(dirname "$cache")"
+    mkdir -p -- "$(dirname -- "$cache")"
     exec 9>"$cache.lock"
     flock -x 9
     if [ -n "$stamp_fn" ]; then
@@ -368,8 +371,8 @@ srt_stage() {
     if [ -f "$cache/.complete" ] && { [ -z "$stamp_fn" ] || [ "$(cat "$cache/.stamp" 2>/dev/null)" = "$stamp" ]; }; then
       cached=true
     else
-      rm -rf "$cache"
-      mkdir -p "$cache"
+      rm -rf -- "$cache"
+      mkdir -p -- "$cache"
       ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
       if [ -n "$stamp_fn" ]; then printf '%s\n' "$stamp" >"$cache/.stamp"; fi
       touch "$cache/.complete"
@@ -397,13 +400,15 @@ srt_host_tag() {
 # as srt_copy_tree leaves them out).
 srt_tree_digest() {
   [ -d "$1" ] || { echo "srt_tree_digest: no directory $1" >&2; return 1; }
-  (cd "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
+  (cd -- "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum --) \
     | sha256sum | cut -c1-16
 }
 
 # srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
-# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`.
+# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`. The
+# node addresses ({{node:N}}) are an array, which no environment carries: their definition too.
 srt_stage_source() {
+  if declare -p SRT_NODE_ADDR >/dev/null 2>&1; then declare -p SRT_NODE_ADDR; fi
   declare -f srt_in_dir srt_require_file srt_copy_tree srt_set_toml_dependency srt_pip_install_wheels "$1"
   printf '%s\n' "$1"
 }
@@ -411,7 +416,7 @@ srt_stage_source() {
 srt_in_dir() {
   local dir=$1
   shift
-  (cd "$dir" && "$@")
+  (cd -- "$dir" && "$@")
 }
 
 srt_require_file() {
@@ -422,8 +427,8 @@ srt_require_file() {
 }
 
 srt_copy_tree() {
-  mkdir -p "$2"
-  (cd "$1" && tar --exclude=./target --exclude=./.git -cf - .) | (cd "$2" && tar -xf -)
+  mkdir -p -- "$2"
+  (cd -- "$1" && tar --exclude=./target --exclude=./.git -cf - .) | (cd -- "$2" && tar -xf -)
 }
 
 # srt_set_toml_dependency FILE NAME LINE: replaces the declaration line of dependency NAME.
@@ -450,7 +455,7 @@ srt_pip_install_wheels() {
     echo "no wheels in $dir" >&2
     return 1
   fi
-  "$python" -m pip install --no-deps --target "$target" "${wheels[@]}"
+  "$python" -m pip install --no-deps --target "$target" -- "${wheels[@]}"
 }
 
 # The address of a Slurm node as Slurm itself reaches it (NodeAddr), else its name.
@@ -465,15 +470,23 @@ read -r -d '' SRT_SIDECAR_SUPERVISOR <<'SRT_SIDECAR_SUPERVISOR_EOF' || true
 # Couples a native SGLang engine and its Dynamo sidecar: the sidecar starts only once the engine's
 # gRPC port accepts a connection, and when either ends the other is stopped. Exit 0 of either
 # still fails the worker: a serving process must never end by itself.
-# Arguments: ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT STARTUP_TIMEOUT_SECONDS NAME
+# Arguments: NAME GRPC_PORT STARTUP_TIMEOUT_SECONDS ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV...
+# The two commands arrive as argv words (the first ENGINE_ARGC words after ENGINE_ARGC are the
+# engine's, the rest the sidecar's) and are run exactly as given: no shell parses them again.
 set -euo pipefail
-ENGINE_CMD=$1
-ENGINE_LOG=$2
-SIDECAR_CMD=$3
-SIDECAR_LOG=$4
-GRPC_PORT=$5
-STARTUP_TIMEOUT=$6
-NAME=$7
+if [ "$#" -lt 7 ] || ! [[ $6 =~ ^[1-9][0-9]*$ ]] || [ "$#" -le $((6 + $6)) ]; then
+  echo "usage: srt-sidecar-supervisor NAME GRPC_PORT STARTUP_TIMEOUT ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV..." >&2
+  exit 2
+fi
+NAME=$1
+GRPC_PORT=$2
+STARTUP_TIMEOUT=$3
+ENGINE_LOG=$4
+SIDECAR_LOG=$5
+ENGINE_ARGC=$6
+shift 6
+ENGINE_ARGV=("${@:1:ENGINE_ARGC}")
+SIDECAR_ARGV=("${@:ENGINE_ARGC+1}")
 ENGINE_PID=""
 SIDECAR_PID=""
 cleanup() {
@@ -496,7 +509,7 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT INT TERM
-bash --norc --noprofile -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+"${ENGINE_ARGV[@]}" >>"$ENGINE_LOG" 2>&1 &
 ENGINE_PID=$!
 echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
 deadline=$(($(date +%s) + STARTUP_TIMEOUT))
@@ -511,7 +524,7 @@ until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
   fi
   sleep 0.2
 done
-bash --norc --noprofile -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+"${SIDECAR_ARGV[@]}" >>"$SIDECAR_LOG" 2>&1 &
 SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0
@@ -533,15 +546,15 @@ export SRT_HOST_TAG
 
 srt_phase building
 srt_stage_dynamo_build() {
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
-  mkdir -p /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
+  rm -rf -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
+  mkdir -p -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
   python3 -m pip install --upgrade maturin || return
-  git clone --no-checkout https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo || return
-  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo fetch --depth 1 origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
+  git clone --no-checkout -- https://github.com/ai-dynamo/dynamo /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo || return
+  git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo fetch --depth 1 -- origin 4dca1626b2708383514fcd65ac816ba7429c05a4 || return
   git -C /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo checkout --detach FETCH_HEAD || return
   srt_in_dir /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo/lib/bindings/python python3 -m maturin build --release -o /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}" || return
-  python3 -m pip wheel --no-deps /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}" || return
-  rm -rf /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
+  python3 -m pip wheel --no-deps -w /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}" -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build/dynamo || return
+  rm -rf -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
 }
 srt_stage dynamo-build /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}" srt_stage_dynamo_build
 srt_stage_dynamo_install() {
@@ -551,8 +564,8 @@ srt_stage dynamo-install '' srt_stage_dynamo_install
 
 srt_phase starting
 srt_wait_ports_free 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
-srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}'\'' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-0.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051' logs/sidecar-0.log 50051 1800 worker-0
-srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor 'env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '\''{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}'\'' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4' logs/engine-1.log 'env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052' logs/sidecar-1.log 50052 1800 worker-1
+srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-0 50051 1800 logs/engine-0.log logs/sidecar-0.log 26 env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051
+srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-1 50052 1800 logs/engine-1.log logs/sidecar-1.log 26 env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052
 srt_start router router logs/router.log env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
 
 srt_gate workers-health

@@ -166,13 +166,15 @@ srt_check_alive() {
 }
 
 srt_stop_all() {
-  local i pid waited
+  local i pid waited grace=$SRT_STOP_GRACE
+  # A number, or the default: bash arithmetic would evaluate any other text as an expression.
+  [[ $grace =~ ^[0-9]+$ ]] || grace=10
   for ((i = ${#SRT_PIDS[@]} - 1; i >= 0; i--)); do
     kill -TERM -- "-${SRT_PIDS[$i]}" 2>/dev/null || true
   done
   for pid in "${SRT_PIDS[@]}"; do
     waited=0
-    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((SRT_STOP_GRACE * 10)) ]; do
+    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((grace * 10)) ]; do
       sleep 0.1
       waited=$((waited + 1))
     done
@@ -275,8 +277,9 @@ srt_wait() {
 # srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
 # may hold a port): wait up to 60 s for the run's fixed ports, then fail with the busy ones.
 srt_wait_ports_free() {
-  local busy deadline
-  deadline=$(($(date +%s) + ${SRT_PORT_WAIT:-60}))
+  local busy deadline limit=${SRT_PORT_WAIT:-60}
+  [[ $limit =~ ^[0-9]+$ ]] || limit=60
+  deadline=$(($(date +%s) + limit))
   while busy=$(srt_probe ports-free "$@"); [ -n "$busy" ]; do
     if [ "$(date +%s)" -ge "$deadline" ]; then
       srt_fail PortsInUse "port(s) $busy on $(hostname) are still taken by another process"
@@ -359,7 +362,7 @@ srt_stage() {
   srt_log "stage: $name"
   srt_event stage-started stage "$name"
   if [ -n "$cache" ]; then
-    mkdir -p "$(dirname "$cache")"
+    mkdir -p -- "$(dirname -- "$cache")"
     exec 9>"$cache.lock"
     flock -x 9
     if [ -n "$stamp_fn" ]; then
@@ -368,8 +371,8 @@ srt_stage() {
     if [ -f "$cache/.complete" ] && { [ -z "$stamp_fn" ] || [ "$(cat "$cache/.stamp" 2>/dev/null)" = "$stamp" ]; }; then
       cached=true
     else
-      rm -rf "$cache"
-      mkdir -p "$cache"
+      rm -rf -- "$cache"
+      mkdir -p -- "$cache"
       ( set -e; "$fn" ) >>"logs/$name.log" 2>&1 || srt_fail BuildFailed "stage $name failed (see logs/$name.log)"
       if [ -n "$stamp_fn" ]; then printf '%s\n' "$stamp" >"$cache/.stamp"; fi
       touch "$cache/.complete"
@@ -397,13 +400,15 @@ srt_host_tag() {
 # as srt_copy_tree leaves them out).
 srt_tree_digest() {
   [ -d "$1" ] || { echo "srt_tree_digest: no directory $1" >&2; return 1; }
-  (cd "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) \
+  (cd -- "$1" && find . \( -path ./.git -o -path ./target \) -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum --) \
     | sha256sum | cut -c1-16
 }
 
 # srt_stage_source FUNCTION: bash text that defines FUNCTION and the build helpers it may call,
-# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`.
+# then calls it; a container runs a build stage as `bash -c "$(srt_stage_source FUNCTION)"`. The
+# node addresses ({{node:N}}) are an array, which no environment carries: their definition too.
 srt_stage_source() {
+  if declare -p SRT_NODE_ADDR >/dev/null 2>&1; then declare -p SRT_NODE_ADDR; fi
   declare -f srt_in_dir srt_require_file srt_copy_tree srt_set_toml_dependency srt_pip_install_wheels "$1"
   printf '%s\n' "$1"
 }
@@ -411,7 +416,7 @@ srt_stage_source() {
 srt_in_dir() {
   local dir=$1
   shift
-  (cd "$dir" && "$@")
+  (cd -- "$dir" && "$@")
 }
 
 srt_require_file() {
@@ -422,8 +427,8 @@ srt_require_file() {
 }
 
 srt_copy_tree() {
-  mkdir -p "$2"
-  (cd "$1" && tar --exclude=./target --exclude=./.git -cf - .) | (cd "$2" && tar -xf -)
+  mkdir -p -- "$2"
+  (cd -- "$1" && tar --exclude=./target --exclude=./.git -cf - .) | (cd -- "$2" && tar -xf -)
 }
 
 # srt_set_toml_dependency FILE NAME LINE: replaces the declaration line of dependency NAME.
@@ -450,7 +455,7 @@ srt_pip_install_wheels() {
     echo "no wheels in $dir" >&2
     return 1
   fi
-  "$python" -m pip install --no-deps --target "$target" "${wheels[@]}"
+  "$python" -m pip install --no-deps --target "$target" -- "${wheels[@]}"
 }
 
 # The address of a Slurm node as Slurm itself reaches it (NodeAddr), else its name.

@@ -79,6 +79,7 @@ final class ClusterRules {
         out.add(Problem.error("spec.container.image", "a container runtime needs image"));
       }
     }
+    out.addAll(ShellSafetyRules.check(cluster));
     return out;
   }
   private static void ssh(List<Problem> out, SshSpec ssh) {

@@ -85,6 +85,7 @@ final class ComparisonRules {
     if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
+    out.addAll(ShellSafetyRules.check(rc));
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
     return new ArrayList<>(new LinkedHashSet<>(out));
   }

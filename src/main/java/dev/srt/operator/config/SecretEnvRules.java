@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -30,10 +29,6 @@ public final class SecretEnvRules {
   private static final Pattern SECRET_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   /** A key of a Secret's data. */
   private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-  /** Names the shell or the rendered script gives a meaning (mirrored by the CEL rule on SecretEnvVar). */
-  private static final Set<String> RESERVED = Set.of("BASH_ENV", "ENV", "IFS", "PATH", "RUN_DIR", "SHELLOPTS", "BASHOPTS", "PS4",
-      "PROMPT_COMMAND", "CDPATH", "GLOBIGNORE", "BASH_XTRACEFD");
-  private static final List<String> RESERVED_PREFIXES = List.of("LD_", "SRT_");
 
   private SecretEnvRules() {}
 
@@ -127,21 +122,11 @@ public final class SecretEnvRules {
     } else if (!ENV_NAME.matcher(name).matches()) {
       out.add(Problem.error(p, "is not a valid environment variable name (letters, digits and '_', not starting with a digit)"));
     } else {
-      String reason = reservedReason(name);
+      String reason = ReservedEnvNames.reason(name);
       if (reason != null) {
         out.add(Problem.error(p, "is reserved: " + reason));
       }
     }
-  }
-
-  /** Why {@code name} cannot be set by a spec, or null. The shared list of reserved names replaces this at merge. */
-  private static String reservedReason(String name) {
-    if (RESERVED.contains(name)) {
-      return name + " changes how the shell or the script runs";
-    }
-    return RESERVED_PREFIXES.stream().filter(name::startsWith).findFirst()
-        .map(prefix -> prefix + "* " + (prefix.equals("SRT_") ? "variables belong to srt-operator" : "variables change what the loader runs"))
-        .orElse(null);
   }
 
   /** A secret name also set by a plain env map or by the other object's secretEnv. */

@@ -19,8 +19,8 @@ public final class BashLibrary {
 
   /**
    * The engine/sidecar supervisor, a standalone bash program run as {@code bash -c "$TEXT" name
-   * ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT TIMEOUT NAME}, on whatever node the
-   * worker runs.
+   * NAME GRPC_PORT TIMEOUT ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV...}, on
+   * whatever node the worker runs. It executes the two argvs as given, without parsing them.
    */
   public static String sidecarSupervisor() {
     return SIDECAR_SUPERVISOR;

@@ -22,9 +22,6 @@ import java.util.stream.Stream;
  * {@link Launcher} is the only part that differs between Slurm and direct.
  */
 final class ScriptBody {
-  /** Stands for a build stage's function text until its line is rendered. */
-  private static final String STAGE_SOURCE = "{{stage_source}}";
-
   private final RunPlan plan;
   private final Launcher launcher;
   private final Words words;
@@ -115,11 +112,12 @@ final class ScriptBody {
     List<String> argv = new ArrayList<>(List.of("timeout", "120", "docker", "run", "--rm", "--user", "0", "--entrypoint", "chown"));
     launcher.mounts(List.of()).forEach(m -> argv.addAll(List.of("--volume", m)));
     argv.add(plan.container().image());
-    argv.addAll(List.of("-R", "{{owner}}"));
-    argv.addAll(dirs);
+    argv.add("-R");
+    List<String> operands = new ArrayList<>(List.of("--"));
+    operands.addAll(dirs);
     line("srt_after_run() {");
     line("  [ \"$(id -u)\" -ne 0 ] || return 0");
-    line("  " + words.join(argv).replace(Shell.quote("{{owner}}"), "\"$(id -u):$(id -g)\"") + " >/dev/null 2>&1 || true");
+    line("  " + words.join(argv) + " \"$(id -u):$(id -g)\" " + words.join(operands) + " >/dev/null 2>&1 || true");
     line("}");
   }
 
@@ -162,9 +160,10 @@ final class ScriptBody {
     env.put("SRT_RUN_ID", "{{run_id}}");
     env.put("SRT_PYTHON", plan.settings().python());
     env.put("SRT_HOST_TAG", "{{host_tag}}");
-    List<String> launch = launcher.build(stage.name(), env, List.of("bash", "--norc", "--noprofile", "-c", STAGE_SOURCE));
+    // The launcher puts the command last: the function's text follows as the word after -c.
+    List<String> launch = launcher.build(stage.name(), env, List.of("bash", "--norc", "--noprofile", "-c"));
     line(runner + "() {");
-    line("  " + words.join(launch).replace(Shell.quote(STAGE_SOURCE), "\"$(srt_stage_source " + fn + ")\""));
+    line("  " + words.join(launch) + " \"$(srt_stage_source " + fn + ")\"");
     line("}");
     return runner;
   }
@@ -182,7 +181,7 @@ final class ScriptBody {
     List<String> startedGroups = new ArrayList<>();
     for (ProcessSpec p : serving) {
       if (p.group() == null) {
-        line("srt_start " + words.word(p.name()) + " " + p.role().id() + " " + words.word(p.log()) + " " + words.join(launcher.launch(p)));
+        line("srt_start " + words.word(p.name()) + " " + p.role().id() + " " + words.word(p.log()) + " " + words.join(launcher.launch(runnable(p))));
       } else if (!startedGroups.contains(p.group())) {
         startedGroups.add(p.group());
         line(coupledStart(p.group(), serving.stream().filter(q -> p.group().equals(q.group())).toList()));
@@ -190,19 +189,24 @@ final class ScriptBody {
     }
   }
 
-  /** An engine and its sidecar, run by the shared supervisor on the worker's node. */
+  /**
+   * An engine and its sidecar, run by the shared supervisor on the worker's node. Both commands
+   * reach it as argv words (the engine's preceded by their count), so their values, placeholders
+   * resolved by this script included, are never parsed by a shell again.
+   */
   private String coupledStart(String group, List<ProcessSpec> members) {
     ProcessSpec engine = members.stream().filter(m -> m.role() == Role.ENGINE).findFirst().orElseThrow();
     ProcessSpec sidecar = members.stream().filter(m -> m.role() == Role.SIDECAR).findFirst().orElseThrow();
     String grpcPort = sidecar.startAfter().url().substring(sidecar.startAfter().url().lastIndexOf(':') + 1);
-    List<String> supervisor = List.of("srt-sidecar-supervisor",
-        Shell.join(Launcher.withEnv(engine.env(), engine.argv())), engine.log(),
-        Shell.join(Launcher.withEnv(sidecar.env(), sidecar.argv())), sidecar.log(),
-        grpcPort, String.valueOf(plan.settings().sidecarStartupTimeoutSeconds()), group);
-    List<String> launch = launcher.wrap(group, engine.node(), engine.gpus(), Map.of(),
-        List.of("bash", "--norc", "--noprofile", "-c", "{{sidecar_supervisor}}"));
-    String rendered = words.join(launch).replace(Shell.quote("{{sidecar_supervisor}}"), "\"$SRT_SIDECAR_SUPERVISOR\"");
-    return "srt_start " + words.word(group) + " worker " + words.word("logs/" + group + ".log") + " " + rendered + " " + words.join(supervisor);
+    List<String> engineArgv = Launcher.withEnv(engine.env(), engine.argv());
+    List<String> supervisor = new ArrayList<>(List.of("srt-sidecar-supervisor", group, grpcPort,
+        String.valueOf(plan.settings().sidecarStartupTimeoutSeconds()), engine.log(), sidecar.log(),
+        String.valueOf(engineArgv.size())));
+    supervisor.addAll(engineArgv);
+    supervisor.addAll(Launcher.withEnv(sidecar.env(), sidecar.argv()));
+    List<String> launch = launcher.wrap(group, engine.node(), engine.gpus(), Map.of(), List.of("bash", "--norc", "--noprofile", "-c"));
+    return "srt_start " + words.word(group) + " worker " + words.word("logs/" + group + ".log") + " " + words.join(launch)
+        + " \"$SRT_SIDECAR_SUPERVISOR\" " + words.join(supervisor);
   }
 
   private void gates() {
@@ -243,15 +247,40 @@ final class ScriptBody {
     }
     line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
     ProcessSpec bench = plan.processes(Role.BENCHMARK).get(0);
-    if (bench.argv().size() >= 2 && bench.argv().get(0).equals("bash") && bench.argv().get(1).equals("-c")) {
-      // A custom workload command is bash text: its $SRT_* variables expand when it runs.
+    if (isBashText(bench.argv())) {
+      // A custom workload command is bash text: its shell expands the ${...} it is given.
       line("# shellcheck disable=SC2016");
     }
-    line("srt_run_benchmark " + words.word(bench.log()) + " " + words.join(launcher.launch(bench)));
+    line("srt_run_benchmark " + words.word(bench.log()) + " " + words.join(launcher.launch(runnable(bench))));
     if (plan.settings().scrapeMetrics()) {
       line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-after.txt") + " " + words.join(metricsUrls));
     }
     line("srt_report_results " + words.word(plan.settings().resultsDir()));
+  }
+
+  private static boolean isBashText(List<String> argv) {
+    return argv.size() >= 3 && argv.get(0).equals("bash") && argv.get(1).equals("-c");
+  }
+
+  private ProcessSpec runnable(ProcessSpec p) {
+    return runnable(p, words);
+  }
+
+  /**
+   * {@code p} as it is started. The text of a {@code bash -c} process is parsed by its own shell,
+   * so its placeholders must not be expanded into it here: they become references to environment
+   * variables that the process is given (see {@link Words#code}).
+   */
+  static ProcessSpec runnable(ProcessSpec p, Words words) {
+    if (!isBashText(p.argv())) {
+      return p;
+    }
+    Words.Code code = words.code(p.argv().get(2));
+    List<String> argv = new ArrayList<>(p.argv());
+    argv.set(2, code.text());
+    Map<String, String> env = new LinkedHashMap<>(code.env());
+    env.putAll(p.env());
+    return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter());
   }
 
   private String routerUrl() {

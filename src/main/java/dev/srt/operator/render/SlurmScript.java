@@ -1,11 +1,15 @@
 package dev.srt.operator.render;
 
 import dev.srt.operator.plan.RunPlan;
+import java.util.regex.Pattern;
 
 /** An sbatch job script: #SBATCH header from the cluster and the topology, steps started with srun. */
 public final class SlurmScript {
   /** The file name of the script in its run directory. */
   public static final String FILE_NAME = "job.sbatch";
+
+  /** sbatch reads these lines itself, splitting them on whitespace: no shell quoting applies. */
+  private static final Pattern UNSAFE_IN_DIRECTIVE = Pattern.compile("[\\s\"'#\\\\\\p{Cntrl}]");
 
   private SlurmScript() {}
 
@@ -34,8 +38,15 @@ public final class SlurmScript {
     return out.toString();
   }
 
-  /** {@code #SBATCH --key=value}; sbatch reads these lines itself, so values are single-line (validated). */
+  /**
+   * {@code #SBATCH --key=value}. The validator limits the values to one word of safe characters
+   * (config/ShellSafetyRules); a value that is not is refused here too rather than written as
+   * more than one option.
+   */
   private static void directive(StringBuilder out, String key, String value) {
+    if (UNSAFE_IN_DIRECTIVE.matcher(key).find() || (value != null && UNSAFE_IN_DIRECTIVE.matcher(value).find())) {
+      throw new IllegalArgumentException("#SBATCH --" + key + ": the value must be one word without quotes, '\\' or '#' (validate the cluster first)");
+    }
     out.append("#SBATCH --").append(key);
     if (value != null && !value.isEmpty()) {
       out.append('=').append(value);

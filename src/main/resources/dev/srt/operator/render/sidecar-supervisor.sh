@@ -1,15 +1,23 @@
 # Couples a native SGLang engine and its Dynamo sidecar: the sidecar starts only once the engine's
 # gRPC port accepts a connection, and when either ends the other is stopped. Exit 0 of either
 # still fails the worker: a serving process must never end by itself.
-# Arguments: ENGINE_CMD ENGINE_LOG SIDECAR_CMD SIDECAR_LOG GRPC_PORT STARTUP_TIMEOUT_SECONDS NAME
+# Arguments: NAME GRPC_PORT STARTUP_TIMEOUT_SECONDS ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV...
+# The two commands arrive as argv words (the first ENGINE_ARGC words after ENGINE_ARGC are the
+# engine's, the rest the sidecar's) and are run exactly as given: no shell parses them again.
 set -euo pipefail
-ENGINE_CMD=$1
-ENGINE_LOG=$2
-SIDECAR_CMD=$3
-SIDECAR_LOG=$4
-GRPC_PORT=$5
-STARTUP_TIMEOUT=$6
-NAME=$7
+if [ "$#" -lt 7 ] || ! [[ $6 =~ ^[1-9][0-9]*$ ]] || [ "$#" -le $((6 + $6)) ]; then
+  echo "usage: srt-sidecar-supervisor NAME GRPC_PORT STARTUP_TIMEOUT ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV..." >&2
+  exit 2
+fi
+NAME=$1
+GRPC_PORT=$2
+STARTUP_TIMEOUT=$3
+ENGINE_LOG=$4
+SIDECAR_LOG=$5
+ENGINE_ARGC=$6
+shift 6
+ENGINE_ARGV=("${@:1:ENGINE_ARGC}")
+SIDECAR_ARGV=("${@:ENGINE_ARGC+1}")
 ENGINE_PID=""
 SIDECAR_PID=""
 cleanup() {
@@ -32,7 +40,7 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT INT TERM
-bash --norc --noprofile -c "exec $ENGINE_CMD" >>"$ENGINE_LOG" 2>&1 &
+"${ENGINE_ARGV[@]}" >>"$ENGINE_LOG" 2>&1 &
 ENGINE_PID=$!
 echo "$NAME: engine started (pid $ENGINE_PID); waiting for its gRPC port $GRPC_PORT"
 deadline=$(($(date +%s) + STARTUP_TIMEOUT))
@@ -47,7 +55,7 @@ until (exec 3<>"/dev/tcp/127.0.0.1/$GRPC_PORT") 2>/dev/null; do
   fi
   sleep 0.2
 done
-bash --norc --noprofile -c "exec $SIDECAR_CMD" >>"$SIDECAR_LOG" 2>&1 &
+"${SIDECAR_ARGV[@]}" >>"$SIDECAR_LOG" 2>&1 &
 SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0

@@ -212,8 +212,8 @@ class ArmsContractTest {
     BuildStage build = direct("dynamo-kv-policy").builds().get(0);
     String dir = build.cacheDir() + ".build";
     assertThat(build.steps()).contains(
-        List.of("git", "-C", dir + "/policy-catalog", "fetch", "--depth", "1", "origin", REV),
-        List.of("git", "-C", dir + "/dynamo", "fetch", "--depth", "1", "origin", HASH),
+        List.of("git", "-C", dir + "/policy-catalog", "fetch", "--depth", "1", "--", "origin", REV),
+        List.of("git", "-C", dir + "/dynamo", "fetch", "--depth", "1", "--", "origin", HASH),
         List.of("srt_set_toml_dependency", dir + "/policy-catalog/crates/sgl-router-cache-aware/Cargo.toml", "dynamo-kv-router",
             "dynamo-kv-router = { path = \"" + dir + "/dynamo/lib/kv-router\", features = [\"standalone-selection\"] }"),
         List.of("srt_set_toml_dependency", dir + "/dynamo/lib/bindings/python/Cargo.toml", "dynamo-worker-selection-policy-catalog",

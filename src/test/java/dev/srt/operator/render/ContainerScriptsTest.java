@@ -91,7 +91,7 @@ class ContainerScriptsTest {
     assertThat(script).contains("srt_after_run() {\n  [ \"$(id -u)\" -ne 0 ] || return 0\n"
         + "  timeout 120 docker run --rm --user 0 --entrypoint chown --volume \"${RUN_DIR}\":\"${RUN_DIR}\" --volume /scratch/srt:/scratch/srt");
     assertThat(lines(plan, "timeout 120 docker run")).singleElement().satisfies(l -> assertThat(l)
-        .contains("lmsysorg/sglang:dev -R \"$(id -u):$(id -g)\" \"${RUN_DIR}\" /scratch/srt/cache/sgl-router/"));
+        .contains("lmsysorg/sglang:dev -R \"$(id -u):$(id -g)\" -- \"${RUN_DIR}\" /scratch/srt/cache/sgl-router/"));
     // pyxis maps the container's root to this user: nothing to give back.
     assertThat(Scripts.render(plan("sgl-router", PYXIS))).doesNotContain("srt_after_run()");
   }

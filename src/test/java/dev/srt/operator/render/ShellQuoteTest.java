@@ -37,4 +37,28 @@ class ShellQuoteTest {
     assertThat(direct.word("{{run_dir}}:{{run_dir}}")).isEqualTo("\"${RUN_DIR}\":\"${RUN_DIR}\"");
     assertThat(slurm.word("a b {{node:0}}")).isEqualTo("'a b '\"${SRT_NODE_ADDR[0]}\"");
   }
+
+  @Test
+  void placeholdersInBashTextBecomeEnvironmentReferences() {
+    // bash -c text is parsed by its own shell: a value expanded into it would be parsed twice.
+    Words.Code code = new Words(true).code("cp out.json {{run_dir}}/results/ && echo {{run_id}} {{node:1}} {{host_tag}} '{{x}}'");
+    assertThat(code.text()).isEqualTo("cp out.json \"${RUN_DIR}\"/results/ && echo \"${SRT_RUN_ID}\" \"${SRT_NODE_ADDR_1}\" \"${SRT_HOST_TAG}\" '{{x}}'");
+    assertThat(code.env()).containsExactly(java.util.Map.entry("RUN_DIR", "{{run_dir}}"), java.util.Map.entry("SRT_RUN_ID", "{{run_id}}"),
+        java.util.Map.entry("SRT_NODE_ADDR_1", "{{node:1}}"), java.util.Map.entry("SRT_HOST_TAG", "{{host_tag}}"));
+    // In a direct script {{node:N}} stays literal, as everywhere else.
+    assertThat(new Words(false).code("echo {{node:0}}").text()).isEqualTo("echo {{node:0}}");
+  }
+
+  @Test
+  void aCustomWorkloadGetsItsPlaceholdersAsEnvironment() throws Exception {
+    String benchServing = "    tool: bench-serving\n    args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 1024}\n";
+    assertThat(dev.srt.operator.plan.Examples.exampleYaml()).contains(benchServing);
+    String yaml = dev.srt.operator.plan.Examples.exampleYaml().replace(benchServing, "    tool: custom\n    command: cp out.json {{run_dir}}/results/\n");
+    var loaded = dev.srt.operator.plan.Examples.parse(yaml);
+    var plan = dev.srt.operator.plan.Planner.plan(loaded.comparisons().get(0), dev.srt.operator.plan.Examples.cluster(
+        dev.srt.operator.plan.Examples.DIRECT_CLUSTER), "sgl-router", dev.srt.operator.plan.Mode.DIRECT);
+    assertThat(Scripts.render(plan).lines().filter(l -> l.startsWith("srt_run_benchmark "))).singleElement().asString()
+        .startsWith("srt_run_benchmark logs/benchmark.log env RUN_DIR=\"${RUN_DIR}\" SRT_FRONTEND_URL=")
+        .endsWith(" bash -c 'cp out.json \"${RUN_DIR}\"/results/'");
+  }
 }

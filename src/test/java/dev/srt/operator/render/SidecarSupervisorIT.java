@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,20 +18,24 @@ class SidecarSupervisorIT {
   @TempDir Path dir;
 
   /** An engine that binds its gRPC port after a delay and records when, then serves forever. */
-  String engine(int port, double delaySeconds) {
-    return Shell.join(List.of("python3", "-c",
+  List<String> engine(int port, double delaySeconds) {
+    return List.of("python3", "-c",
         "import socket,time\ntime.sleep(" + delaySeconds + ")\ns=socket.socket()\ns.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1)\n"
             + "s.bind(('127.0.0.1'," + port + "))\ns.listen(8)\nopen('engine.bound','w').write(repr(time.time()))\n"
-            + "while True: s.accept()"));
+            + "while True: s.accept()");
   }
 
-  String sidecar(String body) {
-    return Shell.join(List.of("python3", "-c", "import time,os\nopen('sidecar.started','w').write(repr(time.time()))\n" + body));
+  List<String> sidecar(String body) {
+    return List.of("python3", "-c", "import time,os\nopen('sidecar.started','w').write(repr(time.time()))\n" + body);
   }
 
-  Bash.Result supervise(String engineCmd, String sidecarCmd, int port, int timeout) throws Exception {
-    return Bash.script(dir, 60, BashLibrary.sidecarSupervisor(), engineCmd, "engine.log", sidecarCmd, "sidecar.log",
-        String.valueOf(port), String.valueOf(timeout), "worker-0");
+  /** Runs the supervisor as the scripts do: the two commands as argv words, the engine's preceded by their count. */
+  Bash.Result supervise(List<String> engine, List<String> sidecar, int port, int timeout) throws Exception {
+    List<String> args = new ArrayList<>(List.of("worker-0", String.valueOf(port), String.valueOf(timeout), "engine.log", "sidecar.log",
+        String.valueOf(engine.size())));
+    args.addAll(engine);
+    args.addAll(sidecar);
+    return Bash.script(dir, 60, BashLibrary.sidecarSupervisor(), args.toArray(String[]::new));
   }
 
   @Test
@@ -49,8 +54,8 @@ class SidecarSupervisorIT {
   @Test
   void engineExitStopsTheSidecarAndFails() throws Exception {
     int port = freePort();
-    String engine = Shell.join(List.of("python3", "-c",
-        "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1'," + port + "))\ns.listen(8)\ntime.sleep(1.5)\nraise SystemExit(3)"));
+    List<String> engine = List.of("python3", "-c",
+        "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1'," + port + "))\ns.listen(8)\ntime.sleep(1.5)\nraise SystemExit(3)");
     Bash.Result r = supervise(engine, sidecar("open('sidecar.pid','w').write(str(os.getpid()))\ntime.sleep(600)"), port, 30);
     assertThat(r.code()).isEqualTo(3);
     assertThat(r.output()).contains("engine exited with code 3");
@@ -61,7 +66,7 @@ class SidecarSupervisorIT {
   @Test
   void engineDyingBeforeItsPortBindsFailsWithoutStartingTheSidecar() throws Exception {
     int port = freePort();
-    Bash.Result r = supervise(Shell.join(List.of("python3", "-c", "raise SystemExit(7)")), sidecar(""), port, 30);
+    Bash.Result r = supervise(List.of("python3", "-c", "raise SystemExit(7)"), sidecar(""), port, 30);
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.output()).contains("engine exited before native gRPC became ready");
     assertThat(dir.resolve("sidecar.started")).doesNotExist();
@@ -70,9 +75,33 @@ class SidecarSupervisorIT {
   @Test
   void startupTimeoutFails() throws Exception {
     int port = freePort();
-    Bash.Result r = supervise(Shell.join(List.of("sleep", "30")), sidecar(""), port, 1);
+    Bash.Result r = supervise(List.of("sleep", "30"), sidecar(""), port, 1);
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.output()).contains("timed out waiting for the engine's native gRPC on port " + port);
+  }
+
+  @Test
+  void commandsRunExactlyAsGivenWithoutASecondParse() throws Exception {
+    int port = freePort();
+    String hostile = "it's $(touch pwned) `touch pwned` \"q\" ; touch pwned\n*";
+    List<String> engine = new ArrayList<>(engine(port, 0.2));
+    engine.add(hostile);
+    List<String> sidecar = sidecar("import sys\nopen('sidecar.argv','w').write(sys.argv[1])\ntime.sleep(0.3)");
+    sidecar = new ArrayList<>(sidecar);
+    sidecar.add(hostile);
+    Bash.Result r = supervise(engine, sidecar, port, 30);
+    assertThat(r.output()).contains("sidecar exited with code 0");
+    assertThat(Files.readString(dir.resolve("sidecar.argv"))).isEqualTo(hostile);
+    assertThat(dir.resolve("pwned")).doesNotExist();
+  }
+
+  @Test
+  void aMalformedCallIsAUsageError() throws Exception {
+    Bash.Result r = Bash.script(dir, 10, BashLibrary.sidecarSupervisor(), "worker-0", "50051", "30", "e.log", "s.log", "3", "true", "true");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.output()).contains("usage: srt-sidecar-supervisor");
+    assertThat(Bash.script(dir, 10, BashLibrary.sidecarSupervisor(), "worker-0", "50051", "30", "e.log", "s.log", "x", "true", "true").code())
+        .isEqualTo(2);
   }
 
   @Test

@@ -31,8 +31,7 @@ public final class DynamoInstall {
   public static final String SITE_DIR = "{{run_dir}}/python";
   /**
    * {@link #SITE_DIR} as the Dynamo processes' PYTHONPATH: relative, as they run in the run
-   * directory (Python makes it absolute at start-up), so arms render identical worker commands
-   * and no run-time path is spliced into the quoted commands the sidecar supervisor runs.
+   * directory (Python makes it absolute at start-up), so arms render identical worker commands.
    */
   public static final String PYTHONPATH = "python";
   /** The host's identity, known only when the script runs: {@code <machine>-<python cache tag>-<cpu flags digest>}. */
@@ -49,7 +48,7 @@ public final class DynamoInstall {
     }
     if (d.wheel != null) {
       return List.of(new BuildStage(INSTALL_STAGE, null,
-          List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR, d.wheel)), Map.of()));
+          List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR, "--", d.wheel)), Map.of()));
     }
     String cache = cacheDir(ctx);
     PolicyCatalogSpec catalog = catalog(ctx);
@@ -67,8 +66,8 @@ public final class DynamoInstall {
     String dynamo = build + "/dynamo";
     String git = d.source != null && d.source.git != null ? d.source.git : DEFAULT_GIT;
     List<List<String>> steps = new ArrayList<>();
-    steps.add(List.of("rm", "-rf", build));
-    steps.add(List.of("mkdir", "-p", build));
+    steps.add(List.of("rm", "-rf", "--", build));
+    steps.add(List.of("mkdir", "-p", "--", build));
     // The Python bindings are built with maturin, from the same interpreter that installs the wheel.
     steps.add(List.of(ctx.python(), "-m", "pip", "install", "--upgrade", "maturin"));
     steps.addAll(checkout(git, d.hash, dynamo));
@@ -93,20 +92,21 @@ public final class DynamoInstall {
     }
     maturin.addAll(List.of("-o", cache));
     steps.add(maturin);
-    steps.add(List.of(ctx.python(), "-m", "pip", "wheel", "--no-deps", dynamo, "-w", cache));
+    steps.add(List.of(ctx.python(), "-m", "pip", "wheel", "--no-deps", "-w", cache, "--", dynamo));
     if (catalog != null) {
       // 5. Publish the catalog's YAML next to the wheel; the frontend gets it as --router-policy-config.
       String crate = build + "/policy-catalog" + (catalog.crateSubdir == null ? "" : "/" + catalog.crateSubdir);
-      steps.add(List.of("cp", crate + "/" + configName(catalog), cache + "/" + POLICY_CONFIG_NAME));
+      steps.add(List.of("cp", "--", crate + "/" + configName(catalog), cache + "/" + POLICY_CONFIG_NAME));
     }
-    steps.add(List.of("rm", "-rf", build));
+    steps.add(List.of("rm", "-rf", "--", build));
     return steps;
   }
 
+  /** {@code --} before the URL and the rev: neither can be read as an option (git URLs are validated too). */
   private static List<List<String>> checkout(String git, String rev, String dir) {
     return List.of(
-        List.of("git", "clone", "--no-checkout", git, dir),
-        List.of("git", "-C", dir, "fetch", "--depth", "1", "origin", rev),
+        List.of("git", "clone", "--no-checkout", "--", git, dir),
+        List.of("git", "-C", dir, "fetch", "--depth", "1", "--", "origin", rev),
         List.of("git", "-C", dir, "checkout", "--detach", "FETCH_HEAD"));
   }
 
