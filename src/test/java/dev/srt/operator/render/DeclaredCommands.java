@@ -139,15 +139,15 @@ final class DeclaredCommands {
       for (Gate.Check c : gate.checks()) {
         var probe = c.probe();
         String arg = switch (probe.kind()) {
-          case "chat" -> null;
-          case "http-status" -> String.valueOf(probe.status());
-          case "dynamo-instances" -> String.valueOf(probe.count());
-          case "json-true" -> probe.field();
-          default -> "";
+          case CHAT -> null;
+          case HTTP_STATUS -> String.valueOf(probe.status());
+          case DYNAMO_INSTANCES -> String.valueOf(probe.count());
+          case JSON_TRUE -> probe.field();
+          case TCP -> "";
         };
-        add(probe.kind().equals("chat")
+        add(probe.kind() == dev.srt.operator.plan.Probe.Kind.CHAT
             ? List.of(python, "-c", PROBE_PY, "chat", probe.url(), probe.model(), "logs/canary.json")
-            : List.of(python, "-c", PROBE_PY, probe.kind(), probe.url(), arg));
+            : List.of(python, "-c", PROBE_PY, probe.kind().wire(), probe.url(), arg));
       }
     }
     List<String> metrics = new ArrayList<>();
