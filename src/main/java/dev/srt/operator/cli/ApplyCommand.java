@@ -13,7 +13,7 @@ import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.SshConfig;
 import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.render.DirectScript;

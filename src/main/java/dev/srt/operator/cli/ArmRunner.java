@@ -19,7 +19,7 @@ import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.plan.SpecHash;

@@ -1,7 +1,7 @@
 package dev.srt.operator.cli;
 
 import dev.srt.operator.api.GpuCluster;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.emulator.EmulatorState;
 import dev.srt.operator.emulator.JavaLauncher;
 import dev.srt.operator.emulator.ShimInstaller;

@@ -5,7 +5,7 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.io.PrintStream;

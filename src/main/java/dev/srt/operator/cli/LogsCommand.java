@@ -6,7 +6,7 @@ import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.base.Mappers;
 import static dev.srt.operator.api.Limits.MAX_ARGS;
 import static dev.srt.operator.api.Limits.MAX_ENV;
 import static dev.srt.operator.api.Limits.MAX_FLAGS;

@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.base.Mappers;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.Api;

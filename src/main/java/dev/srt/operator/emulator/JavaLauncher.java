@@ -1,6 +1,6 @@
 package dev.srt.operator.emulator;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.srt.operator.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

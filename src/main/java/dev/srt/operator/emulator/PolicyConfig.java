@@ -1,7 +1,7 @@
 package dev.srt.operator.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

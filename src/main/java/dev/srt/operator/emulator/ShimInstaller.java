@@ -1,6 +1,6 @@
 package dev.srt.operator.emulator;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

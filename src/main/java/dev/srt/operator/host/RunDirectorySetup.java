@@ -1,6 +1,6 @@
 package dev.srt.operator.host;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 
 /**
  * The bash that lays out a run directory and installs files read from stdin (both backends). The

@@ -1,6 +1,6 @@
 package dev.srt.operator.host;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.FieldPath;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.srt.operator.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

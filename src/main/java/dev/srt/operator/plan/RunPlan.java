@@ -1,5 +1,6 @@
 package dev.srt.operator.plan;
 
+import dev.srt.operator.base.Mode;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ public record RunPlan(
   /** The plan as {@code srt-operator plan} prints it: the run's {@code plan.json}. */
   public String json() {
     try {
-      return dev.srt.operator.config.Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(this) + "\n";
+      return dev.srt.operator.base.Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(this) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("a plan is always JSON", e);
     }

@@ -2,7 +2,7 @@ package dev.srt.operator.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.srt.operator.api.KvEventsSpec;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Validator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

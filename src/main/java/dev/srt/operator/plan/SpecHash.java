@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 
 /**
  * The hash of what one arm runs with: every shared field, the arm's own fields and the cluster's

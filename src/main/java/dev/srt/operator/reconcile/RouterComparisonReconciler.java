@@ -7,7 +7,7 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Echo;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;

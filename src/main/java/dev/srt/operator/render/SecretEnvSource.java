@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.base.Shell;
 import dev.srt.operator.plan.RunPlan;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;

@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.base.Shell;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -35,8 +35,13 @@ class LayersTest {
   }
 
   @Test
+  void baseImportsNothingOfTheProject() {
+    layer("base", "api", "config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
+  }
+
+  @Test
   void apiImportsNothingOfTheProject() {
-    layer("api", "config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
+    layer("api", "base", "config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
   }
 
   @Test

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterStatus;
 import dev.srt.operator.api.WorkerCount;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.Submission;

@@ -18,7 +18,7 @@ import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.run.ArmPhase;
 import java.io.IOException;
 import java.io.UncheckedIOException;

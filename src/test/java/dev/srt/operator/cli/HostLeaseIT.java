@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.srt.operator.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import dev.srt.operator.testinfra.TestHosts;
 import java.time.Duration;
 import java.util.ArrayList;

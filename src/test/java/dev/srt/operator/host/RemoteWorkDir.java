@@ -1,6 +1,6 @@
 package dev.srt.operator.host;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import java.time.Duration;
 
 /** A fresh /tmp/srt-host-it-XXXXXX on the host behind a transport, removed again by close(). */

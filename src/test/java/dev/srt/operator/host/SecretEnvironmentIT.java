@@ -3,10 +3,10 @@ package dev.srt.operator.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.render.Scripts;

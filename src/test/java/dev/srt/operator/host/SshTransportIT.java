@@ -3,7 +3,7 @@ package dev.srt.operator.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.srt.operator.render.Shell;
+import dev.srt.operator.base.Shell;
 import dev.srt.operator.testinfra.TestHosts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

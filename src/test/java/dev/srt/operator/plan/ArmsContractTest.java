@@ -1,5 +1,6 @@
 package dev.srt.operator.plan;
 
+import dev.srt.operator.base.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.config.LoadedResources;

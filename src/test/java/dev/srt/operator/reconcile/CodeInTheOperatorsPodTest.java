@@ -7,7 +7,7 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.cli.OperatorCommand;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;

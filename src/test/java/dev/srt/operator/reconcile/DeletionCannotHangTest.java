@@ -11,7 +11,7 @@ import dev.srt.operator.api.GpuClusterStatus;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.api.model.SecretBuilder;

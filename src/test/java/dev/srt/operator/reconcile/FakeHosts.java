@@ -2,7 +2,7 @@ package dev.srt.operator.reconcile;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.srt.operator.api.GpuCluster;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.InputStream;
 import java.nio.file.Files;

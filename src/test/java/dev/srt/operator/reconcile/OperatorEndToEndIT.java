@@ -7,7 +7,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

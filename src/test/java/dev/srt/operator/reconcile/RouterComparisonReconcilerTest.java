@@ -8,7 +8,7 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;

@@ -42,7 +42,7 @@ class DocsExcerptsTest {
   /** The arm's golden direct script; while refreshing, the script as rendered now (the goldens may be refreshed after this test). */
   private static List<String> golden(String arm) throws IOException {
     if (Boolean.getBoolean("golden.update")) {
-      return Scripts.render(dev.srt.operator.plan.Examples.plan(arm, dev.srt.operator.plan.Mode.DIRECT)).lines().toList();
+      return Scripts.render(dev.srt.operator.plan.Examples.plan(arm, dev.srt.operator.base.Mode.DIRECT)).lines().toList();
     }
     return Files.readAllLines(GoldenScriptsTest.GOLDEN.resolve(arm + ".run.sh"));
   }

@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.base.Shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;

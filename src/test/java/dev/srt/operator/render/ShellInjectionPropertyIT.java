@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.base.Shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,10 +10,10 @@ import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.config.FieldPath;
-import dev.srt.operator.config.Mappers;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
-import dev.srt.operator.plan.Mode;
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.io.IOException;

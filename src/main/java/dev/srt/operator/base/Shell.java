@@ -1,4 +1,4 @@
-package dev.srt.operator.render;
+package dev.srt.operator.base;
 
 import java.util.List;
 import java.util.regex.Pattern;

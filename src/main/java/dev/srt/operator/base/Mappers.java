@@ -1,4 +1,4 @@
-package dev.srt.operator.config;
+package dev.srt.operator.base;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.DeserializationFeature;

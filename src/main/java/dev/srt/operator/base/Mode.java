@@ -1,4 +1,4 @@
-package dev.srt.operator.plan;
+package dev.srt.operator.base;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
