@@ -284,8 +284,9 @@ final class ScriptBody {
     return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter());
   }
 
+  /** The router's base URL, from its port: it runs where the script does (node 0, or the host). */
   private String routerUrl() {
-    return plan.processes(Role.ROUTER).get(0).probe().url().replaceFirst("/(readyz|health)$", "");
+    return "http://127.0.0.1:" + plan.processes(Role.ROUTER).get(0).ports().get("http");
   }
 
   /**
