@@ -249,7 +249,7 @@ srt_wait() {
   done
   if [ "$kind" = http-status ] && [ "$role" = worker ]; then
     srt_log "ready: $target ($url)"
-    srt_event endpoint-ready name "$target" role "$role" url "${url%/health}"
+    srt_event endpoint-ready name "$target" role "$role" url "$url"
   fi
 }
 
