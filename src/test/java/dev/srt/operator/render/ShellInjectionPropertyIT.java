@@ -410,6 +410,12 @@ class ShellInjectionPropertyIT {
     Path extraBin = Files.createDirectories(runDir.resolve(".bin"));
     DeclaredCommands declared = new DeclaredCommands(plan, runDir.toString(), standIns.hostTag(plan));
     prepareInputs(plan, rc, runDir, extraBin, declared);
+    // What a submission writes for secretEnv (host/SecretEnvWriter): the script sources it.
+    StringBuilder secrets = new StringBuilder();
+    plan.secretEnv().forEach(name -> secrets.append("export ").append(name).append("=fuzz-secret-value\n"));
+    if (secrets.length() > 0) {
+      Files.writeString(runDir.resolve("secret.env"), secrets);
+    }
     StandIns.Run run = standIns.run(file, runDir, plan.mode(), extraBin, runDir.resolve(".tree"), 120);
     commands.addAndGet(run.invocations().size());
     Set<List<String>> ran = new LinkedHashSet<>();
@@ -495,6 +501,13 @@ class ShellInjectionPropertyIT {
     }
     if (!p.startsWith(dir) || p.equals(dir) || Files.isDirectory(p)) {
       return;
+    }
+    for (Path up = p.getParent(); up != null && up.startsWith(dir) && !up.equals(dir); up = up.getParent()) {
+      if (Files.isRegularFile(up)) {
+        // Another spec's input file sits where this one needs a directory (a payload appended
+        // to its path): this run reads a path that cannot exist here, as on a real host.
+        return;
+      }
     }
     if (executable) {
       StandIns.executable(p);
@@ -645,6 +658,7 @@ class ShellInjectionPropertyIT {
 
     static final String WHEEL = HEAD + """
           model: {path: /models/m}
+          secretEnv: [{name: FUZZ_TOKEN, secretKeyRef: {name: fuzz-secret, key: token}}]
           backend: {args: {tensor-parallel-size: 4}}
           dynamo: {wheel: /wheels/ai_dynamo-0.6.1-py3-none-any.whl}
           workload: {tool: bench-serving}
