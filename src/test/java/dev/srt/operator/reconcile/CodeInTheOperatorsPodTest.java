@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.cli.OperatorCommand;
-import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.base.Mappers;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,38 +47,16 @@ class CodeInTheOperatorsPodTest {
   }
 
   RouterComparisonReconciler reconciler(boolean allowLocal) {
-    reconciler = new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(allowLocal), new EventRecorder(client),
-        Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry()) {
-      @Override
-      protected void writeStatus(RouterComparison target, io.javaoperatorsdk.operator.api.reconciler.Context<RouterComparison> context,
-          RouterComparisonStatus status) {
-        target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
-      }
-    };
+    reconciler = ComparisonFixture.reconciler(client, host, allowLocal, Duration.ofMillis(200));
     return reconciler;
   }
 
-  /** The example comparison (or {@code comparisonYaml}) and a GpuCluster with {@code clusterSpec}, created in the mock. */
-  RouterComparison setUpObjects(String comparisonYaml, String clusterSpec) throws IOException {
-    String yaml = comparisonYaml + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec: %s
-        """.formatted(clusterSpec);
-    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
-    GpuCluster cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace(NS);
-    client.resource(cluster).create();
-    RouterComparison rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    rc.getMetadata().setUid("uid-1");
-    rc.getMetadata().setGeneration(1L);
-    return rc;
+  RouterComparison setUpObjects(String comparisonYaml, String clusterSpec) {
+    return ComparisonFixture.comparison(client, NS, comparisonYaml, clusterSpec);
   }
 
-  static String example() throws IOException {
-    return Files.readString(Path.of("examples/router-comparison.yaml"));
+  static String example() {
+    return ComparisonFixture.example();
   }
 
   @Test

@@ -4,19 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.RouterComparisonStatus;
-import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -39,35 +31,16 @@ class RunRecordsTest {
   RouterComparison rc;
 
   RouterComparisonReconciler newReconciler() {
-    return new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client),
-        Clock.systemUTC(), Duration.ofMillis(100), new SimpleMeterRegistry()) {
-      @Override
-      protected void writeStatus(RouterComparison target, Context<RouterComparison> context, RouterComparisonStatus status) {
-        target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
-      }
-    };
+    return ComparisonFixture.reconciler(client, host, true, Duration.ofMillis(100));
   }
 
   @BeforeEach
-  void setUp() throws Exception {
+  void setUp() {
     api = new MockApiServer();
     client = api.client;
     host = new FakeHosts.State();
     reconciler = newReconciler();
-    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}
-        """;
-    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
-    GpuCluster cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace(NS);
-    client.resource(cluster).create();
-    rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    rc.getMetadata().setUid("uid-1");
-    rc.getMetadata().setGeneration(1L);
+    rc = ComparisonFixture.comparison(client, NS, ComparisonFixture.example(), "{mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}");
   }
 
   @AfterEach

@@ -2,18 +2,9 @@ package dev.srt.operator.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.RouterComparisonStatus;
-import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,13 +28,7 @@ class SharedHostQueueTest {
     api = new MockApiServer();
     client = api.client;
     host = new FakeHosts.State();
-    reconciler = new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client),
-        Clock.systemUTC(), Duration.ofMillis(100), new SimpleMeterRegistry()) {
-      @Override
-      protected void writeStatus(RouterComparison target, Context<RouterComparison> context, RouterComparisonStatus status) {
-        target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
-      }
-    };
+    reconciler = ComparisonFixture.reconciler(client, host, true, Duration.ofMillis(100));
   }
 
   @AfterEach
@@ -52,24 +37,10 @@ class SharedHostQueueTest {
     api.close();
   }
 
-  RouterComparison comparison(String name, String created, String mode) throws Exception {
-    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")).replace("name: qwen3-32b-routers", "name: " + name)
-        + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec: {mode: %s, transport: local, workDir: /work, gpusPerNode: 8}
-        """.formatted(mode);
-    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
-    if (client.resources(GpuCluster.class).inNamespace(NS).withName("h100-box").get() == null) {
-      GpuCluster cluster = r.clusters().get(0);
-      cluster.getMetadata().setNamespace(NS);
-      client.resource(cluster).create();
-    }
-    RouterComparison rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    rc.getMetadata().setUid("uid-" + name);
-    rc.getMetadata().setGeneration(1L);
+  RouterComparison comparison(String name, String created, String mode) {
+    RouterComparison rc = ComparisonFixture.comparison(client, NS,
+        ComparisonFixture.example().replace("name: qwen3-32b-routers", "name: " + name),
+        "{mode: %s, transport: local, workDir: /work, gpusPerNode: 8}".formatted(mode));
     rc.getMetadata().setCreationTimestamp(created);
     rc.getSpec().arms.removeIf(a -> !a.name.equals("sgl-router") && !a.name.equals("dynamo-kv"));
     return rc;
