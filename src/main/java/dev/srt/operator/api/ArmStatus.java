@@ -2,9 +2,7 @@ package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ArmStatus {
@@ -25,6 +23,12 @@ public class ArmStatus {
 
   /** The readiness gates of the current run, in the order it passes them. */
   public List<String> gates = new ArrayList<>();
+
+  /**
+   * Which repetition of the arm the current run is, from 1 (see spec.execution.repetitions); the
+   * runs before it are in runs.
+   */
+  public Integer repetition;
 
   /** Id of the current run of this arm (names its run directory and job). */
   public String runId;
@@ -68,8 +72,15 @@ public class ArmStatus {
   /** Result files the benchmark wrote, relative to the run directory. */
   public List<String> resultFiles = new ArrayList<>();
 
+  /** The current run's headline numbers, once it succeeded. */
+  public BenchmarkResults results;
+
   /**
-   * Headline benchmark metrics (e.g. request_throughput, mean_ttft_ms), as reported by the tool.
+   * Every finished run of the arm for its current spec, in the order they ran: their results, not
+   * their endpoints.
    */
-  public Map<String, String> results = new LinkedHashMap<>();
+  public List<ArmRun> runs = new ArrayList<>();
+
+  /** The arm's succeeded runs summed up (mean, spread, 95% interval per metric). */
+  public ArmSummary summary;
 }

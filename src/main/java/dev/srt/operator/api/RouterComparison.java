@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.clusterRef.name", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Arms", jsonPath = ".status.armsSummary", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Runs", jsonPath = ".status.runsSummary", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Current", jsonPath = ".status.currentArm", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)

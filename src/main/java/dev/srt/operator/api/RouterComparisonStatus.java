@@ -27,6 +27,9 @@ public class RouterComparisonStatus {
    */
   public Integer queuePosition;
 
+  /** Finished runs out of all runs the spec asks for (arms times repetitions), e.g. 4/9. */
+  public String runsSummary;
+
   /** The arm that is running now, if any. */
   public String currentArm;
 
@@ -45,4 +48,13 @@ public class RouterComparisonStatus {
 
   /** One entry per arm, in spec order. */
   public List<ArmStatus> arms = new ArrayList<>();
+
+  /** The seed of a randomized execution order (spec.execution.order: randomized). */
+  public Long seed;
+
+  /** The arm the verdicts compare with. */
+  public String baseline;
+
+  /** Each other arm against the baseline, per headline metric, once arms have runs. */
+  public List<Verdict> verdicts = new ArrayList<>();
 }

@@ -1,0 +1,34 @@
+package dev.srt.operator.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** One finished run of an arm: kept for the arm's summary and the verdicts, without its endpoints. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ArmRun {
+  /** Id of the run (names its run directory and job). */
+  public String runId;
+
+  /** Which repetition of the arm this run was, from 1. */
+  public Integer repetition;
+
+  /** Succeeded or Failed. */
+  public String phase;
+
+  /** Slurm job id, or the process-group id of the script on a direct host. */
+  public String jobId;
+
+  /** Run directory on the host. */
+  public String runDir;
+
+  /** When the run was submitted. */
+  public String startedAt;
+
+  /** When the run ended. */
+  public String finishedAt;
+
+  /** Why a run failed, or why a succeeded one has no results. */
+  public String message;
+
+  /** The run's headline numbers (a succeeded run's). */
+  public BenchmarkResults results;
+}
