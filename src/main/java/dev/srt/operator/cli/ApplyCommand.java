@@ -1,6 +1,10 @@
 package dev.srt.operator.cli;
 
 import dev.srt.operator.run.Runs;
+import dev.srt.operator.run.ArmRuns;
+import dev.srt.operator.api.ArmRun;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.verdict.ComparisonReport;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
@@ -133,7 +137,8 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     SecretEnvFile secrets = SecretEnvValues.of(Planner.secretEnvNames(in.cluster().getSpec(), rc.getSpec()), secretEnv, System.getenv());
     GpuCluster cluster = emulated(in.cluster(), out);
     Mode mode = Mode.parse(cluster.getSpec().mode);
-    List<String> arms = order(rc, only, out);
+    List<String> arms = only;
+    List<Runs.Slot> schedule = schedule(rc, only, out);
     Clock clock = Clock.systemUTC();
     try (Transport transport = transport(cluster)) {
       Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
@@ -168,17 +173,19 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
       if (!handled) {
         Runtime.getRuntime().addShutdownHook(hook);
       }
-      Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
+      Map<String, List<ArmRunner.Run>> runs = new LinkedHashMap<>();
       Instant start = clock.instant();
+      int repetitions = Runs.repetitions(rc.getSpec());
       try {
-        for (String a : arms) {
-          ArmRunner.Run run = runner.run(a, Runs.newRunId(), progress);
+        for (Runs.Slot slot : schedule) {
+          ArmRunner.Run run = runner.run(slot.arm(), slot.repetition(), repetitions, Runs.newRunId(), progress);
           if (run == null) {
             break;
           }
-          runs.put(a, run);
+          run.status.repetition = slot.repetition();
+          runs.computeIfAbsent(slot.arm(), k -> new ArrayList<>()).add(run);
           if (run.hostError != null) {
-            progress.println(a + ": " + run.status.message);
+            progress.println(slot.arm() + ": " + run.status.message);
             break;
           }
           if (runner.stopRequested()) {
@@ -196,11 +203,15 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
           }
         }
       }
-      progress.summary(arms, runs, Duration.between(start, clock.instant()));
+      // Interrupted or not, the runs that finished are reported (a cancelled one is not a repetition).
+      Map<String, ArmStatus> latest = new LinkedHashMap<>();
+      runs.forEach((arm, list) -> latest.put(arm, list.get(list.size() - 1).status));
+      progress.summary(arms, report(rc, arms, runs), latest, Duration.between(start, clock.instant()));
       if (signal.get() != null) {
         return exitCode(signal.get());
       }
-      boolean all = arms.stream().allMatch(a -> runs.containsKey(a) && runs.get(a).phase() == ArmPhase.Succeeded);
+      boolean all = arms.stream().allMatch(a -> runs.containsKey(a) && runs.get(a).size() == repetitions
+          && runs.get(a).stream().allMatch(r -> r.phase() == ArmPhase.Succeeded));
       return all ? 0 : 1;
     }
   }
@@ -209,13 +220,21 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     return "TERM".equals(signal) ? 143 : 130;
   }
 
-  /** The arms to run, in {@code execution.order}; a randomized order says its seed. */
-  private List<String> order(RouterComparison rc, List<String> arms, PrintStream out) {
+  /** The runs to make, in {@code execution.order}; a randomized order says its seed. */
+  private List<Runs.Slot> schedule(RouterComparison rc, List<String> arms, PrintStream out) {
     long s = seed != null ? seed : new SecureRandom().nextLong();
     if (arms.size() > 1 && Runs.randomized(rc.getSpec())) {
       out.println("execution order: randomized with seed " + s + " (repeat with --seed " + s + ")");
     }
-    return Runs.order(rc.getSpec(), arms, s);
+    return Runs.schedule(rc.getSpec(), arms, s);
+  }
+
+  /** The report of the runs that finished (succeeded or failed), by arm. */
+  static ComparisonReport report(RouterComparison rc, List<String> arms, Map<String, List<ArmRunner.Run>> runs) {
+    Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
+    runs.forEach((arm, list) -> finished.put(arm, list.stream().filter(r -> r.status != null && ArmRuns.counts(r.phase()))
+        .map(r -> ArmRuns.of(r.status)).toList()));
+    return ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
   }
 
   /**

@@ -7,6 +7,12 @@ import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.run.ArmPhase;
 import java.io.PrintStream;
+import dev.srt.operator.api.ArmRun;
+import dev.srt.operator.api.ArmSummary;
+import dev.srt.operator.run.ArmRuns;
+import dev.srt.operator.verdict.Cells;
+import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.Metric;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
@@ -95,7 +101,8 @@ final class ApplyOutput implements ArmRunner.Listener {
   }
 
   private void live(ArmRunner.Run run) {
-    String line = pad(run.ref.arm()) + "  " + state(run.status);
+    String line = pad(run.ref.arm()) + (run.repetitions > 1 ? "  run " + run.repetition + "/" + run.repetitions : "") + "  "
+        + state(run.status);
     if (tty) {
       out.print("\r\033[K" + line + "  " + duration(run.elapsed(clock)));
       out.flush();
@@ -158,129 +165,71 @@ final class ApplyOutput implements ArmRunner.Listener {
     return s >= 3600 ? String.format("%dh%02dm%02ds", s / 3600, s / 60 % 60, s % 60) : String.format("%dm%02ds", s / 60, s % 60);
   }
 
-  /** The summary table, then one line per arm that did not succeed, then the total. */
-  void summary(List<String> arms, Map<String, ArmRunner.Run> runs, Duration total) {
+  /**
+   * The summary table (per arm: its finished runs, the latest run's phase and run directory, each
+   * headline metric as mean ± half its 95% interval over the succeeded runs), the verdicts against
+   * the baseline, one line per run that did not succeed, then the total.
+   *
+   * @param latest each arm's latest run, finished or not (arms never started are absent)
+   */
+  void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, Duration total) {
     closeLine();
-    boolean results = runs.values().stream().anyMatch(r -> r.status != null && r.status.results != null && !r.status.results.isEmpty());
     List<List<String>> rows = new ArrayList<>();
-    List<String> header = new ArrayList<>(List.of("ARM", "PHASE", "WORKERS", "ROUTER", "DURATION"));
-    if (results) {
-      // The engines' prefix-cache hit rate and the per-worker request spread are router-independent:
-      // they show what the routing decisions did, next to what the client measured.
-      header.addAll(List.of("REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "REQS MAX/MIN"));
-    }
-    header.add("RUN DIR");
-    rows.add(header);
+    rows.add(List.of("ARM", "RUNS", "PHASE", "REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "FAILED REQS", "RUN DIR"));
     List<String> problems = new ArrayList<>();
-    long succeeded = 0;
+    long done = 0;
     for (String arm : arms) {
-      ArmRunner.Run run = runs.get(arm);
-      ArmStatus s = run == null ? null : run.status;
+      ComparisonReport.ArmReport a = report.arm(arm);
+      List<ArmRun> runs = a == null ? List.of() : a.runs;
+      ArmSummary summary = a == null ? null : a.summary;
+      ArmStatus last = latest.get(arm);
       List<String> row = new ArrayList<>();
       row.add(arm);
-      if (s == null) {
-        row.addAll(List.of("NotRun", "-", "-", "-"));
-      } else {
-        row.add(s.phase);
-        row.add(s.workers == null ? "-" : s.workers.ready + "/" + s.workers.total);
-        row.add(s.router != null && s.router.ready ? "ready" : "not ready");
-        row.add(duration(run.elapsed(clock)));
-      }
-      if (results) {
-        Map<String, String> r = s == null || s.results == null ? Map.of() : s.results;
-        row.add(number(r.get("request_throughput"), "%.1f", ""));
-        row.add(number(r.get("mean_ttft_ms"), "%.0f", " ms"));
-        row.add(number(r.get("p99_ttft_ms"), "%.0f", " ms"));
-        row.add(percent(r.get("engine_cache_hit_rate")));
-        row.add(number(r.get("worker_requests_max_over_min"), "%.2f", ""));
-      }
-      row.add(s == null || s.runDir == null ? "-" : s.runDir);
+      row.add((summary == null ? 0 : summary.n) + "/" + runs.size());
+      row.add(last == null ? "NotRun" : last.phase);
+      row.add(Cells.meanPlusMinus(summary, Metric.REQUEST_THROUGHPUT));
+      row.add(Cells.meanPlusMinus(summary, Metric.MEAN_TTFT_MS));
+      row.add(Cells.meanPlusMinus(summary, Metric.P99_TTFT_MS));
+      row.add(Cells.meanPlusMinus(summary, Metric.ENGINE_CACHE_HIT_RATE));
+      row.add(Cells.failedRatio(summary));
+      row.add(last == null || last.runDir == null ? "-" : last.runDir);
       rows.add(row);
-      if (s != null && ArmPhase.of(s.phase) == ArmPhase.Succeeded) {
-        succeeded++;
-      } else {
-        problems.add(arm + ": " + (s == null ? "not run" : s.phase.toLowerCase(Locale.ROOT)
-            + (s.message == null || s.message.isEmpty() ? "" : ": " + s.message)));
+      if (!runs.isEmpty() && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
+        done++;
+      }
+      for (ArmRun r : runs) {
+        if (ArmPhase.of(r.phase) != ArmPhase.Succeeded) {
+          problems.add(arm + " run " + r.runId + ": " + r.phase.toLowerCase(Locale.ROOT) + (r.message == null ? "" : ": " + r.message));
+        }
+      }
+      if (last == null) {
+        problems.add(arm + ": not run");
+      } else if (!ArmRuns.counts(ArmPhase.of(last.phase))) {
+        problems.add(arm + " run " + last.runId + ": " + ArmPhase.of(last.phase).name().toLowerCase(Locale.ROOT)
+            + (last.message == null || last.message.isEmpty() ? "" : ": " + last.message));
       }
     }
     out.println();
     Table.print(rows, out);
-    List<String> relative = relativeToFirst(arms, runs);
-    if (!relative.isEmpty()) {
+    if (!report.verdicts.isEmpty()) {
       out.println();
-      relative.forEach(l -> out.println("  " + l));
+      out.println("against " + report.baseline + " (difference of the means, Welch 95% interval):");
+      int width = report.verdicts.stream().mapToInt(v -> v.arm.length()).max().orElse(0);
+      for (String arm : arms) {
+        List<String> parts = report.verdicts.stream().filter(v -> v.arm.equals(arm)).map(Cells::verdictLine).toList();
+        if (!parts.isEmpty()) {
+          out.println("  " + String.format("%-" + width + "s", arm) + "  " + String.join(" · ", parts));
+        }
+      }
+      report.verdicts.stream().filter(v -> v.reason != null).map(v -> v.reason).distinct().limit(3)
+          .forEach(reason -> out.println("  not-comparable: " + reason));
     }
     if (!problems.isEmpty()) {
       out.println();
       problems.forEach(p -> out.println("  " + p));
     }
     out.println();
-    out.println(succeeded + "/" + arms.size() + " arms succeeded in " + duration(total));
+    out.println(done + "/" + arms.size() + " arms succeeded in " + duration(total));
     out.flush();
-  }
-
-  /**
-   * Each succeeded arm against the first succeeded one, in the numbers a router comparison is
-   * read by: throughput, mean TTFT and the engines' cache hit rate (in points).
-   */
-  static List<String> relativeToFirst(List<String> arms, Map<String, ArmRunner.Run> runs) {
-    List<String> done = arms.stream().filter(a -> runs.get(a) != null && runs.get(a).status != null
-        && ArmPhase.of(runs.get(a).status.phase) == ArmPhase.Succeeded && runs.get(a).status.results != null
-        && !runs.get(a).status.results.isEmpty()).toList();
-    List<String> lines = new ArrayList<>();
-    if (done.size() < 2) {
-      return lines;
-    }
-    Map<String, String> base = runs.get(done.get(0)).status.results;
-    for (String arm : done.subList(1, done.size())) {
-      Map<String, String> r = runs.get(arm).status.results;
-      List<String> parts = new ArrayList<>();
-      change(parts, "req/s", base.get("request_throughput"), r.get("request_throughput"));
-      change(parts, "mean TTFT", base.get("mean_ttft_ms"), r.get("mean_ttft_ms"));
-      Double hitBase = parse(base.get("engine_cache_hit_rate"));
-      Double hit = parse(r.get("engine_cache_hit_rate"));
-      if (hitBase != null && hit != null) {
-        parts.add(String.format(Locale.ROOT, "cache hit %+.1f pts", (hit - hitBase) * 100));
-      }
-      if (!parts.isEmpty()) {
-        lines.add(arm + " vs " + done.get(0) + ": " + String.join(", ", parts));
-      }
-    }
-    return lines;
-  }
-
-  private static void change(List<String> parts, String what, String base, String value) {
-    Double b = parse(base);
-    Double v = parse(value);
-    if (b != null && v != null && b != 0) {
-      parts.add(String.format(Locale.ROOT, "%s %+.1f%%", what, (v - b) / b * 100));
-    }
-  }
-
-  private static Double parse(String value) {
-    try {
-      return value == null ? null : Double.valueOf(value);
-    } catch (NumberFormatException e) {
-      return null;
-    }
-  }
-
-  private static String percent(String fraction) {
-    try {
-      return fraction == null ? "-" : String.format(Locale.ROOT, "%.1f%%", Double.parseDouble(fraction) * 100);
-    } catch (NumberFormatException e) {
-      return fraction;
-    }
-  }
-
-  private static String number(String value, String format, String unit) {
-    if (value == null) {
-      return "-";
-    }
-    try {
-      return String.format(Locale.ROOT, format, Double.parseDouble(value)) + unit;
-    } catch (NumberFormatException e) {
-      return value;
-    }
   }
 }

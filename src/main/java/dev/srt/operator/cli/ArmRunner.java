@@ -89,6 +89,9 @@ final class ArmRunner {
     boolean outcomeReported;
     /** Why the host could not be used, when that ended the run. */
     HostException hostError;
+    /** Which repetition of its arm this run is, and of how many. */
+    int repetition = 1;
+    int repetitions = 1;
 
     Run(RunRef ref, RunPlan plan, Instant started) {
       this.ref = ref;
@@ -184,6 +187,11 @@ final class ArmRunner {
    * in {@link Run#hostError} (after a lost contact the job may still run on the host).
    */
   Run run(String arm, String runId, Listener listener) {
+    return run(arm, 1, 1, runId, listener);
+  }
+
+  /** {@link #run(String, String, Listener)} as repetition {@code repetition} of {@code repetitions}. */
+  Run run(String arm, int repetition, int repetitions, String runId, Listener listener) {
     if (stopRequested) {
       return null;
     }
@@ -191,6 +199,8 @@ final class ArmRunner {
     String script = Scripts.render(plan);
     RunRef ref = ref(arm, runId);
     Run run = new Run(ref, plan, clock.instant());
+    run.repetition = repetition;
+    run.repetitions = repetitions;
     ArmSpec spec = comparison.getSpec().arms.stream().filter(a -> a.name.equals(arm)).findFirst().orElseThrow();
     String scriptHash = "sha256:" + Hashes.sha256(script);
     String specHash = SpecHash.of(comparison.getSpec(), spec, cluster.getSpec());

@@ -1,7 +1,11 @@
 package dev.srt.operator.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.run.ArmRuns;
+import dev.srt.operator.run.Runs;
+import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
@@ -35,9 +39,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "report", mixinStandardHelpOptions = true, description = {
-    "Shows the newest run of each arm: the same table apply ends with, or JSON. Submits nothing, so it also works while",
-    "arms run or long after. With -f, read from the GpuCluster's run directories (events.jsonl, the job's state, and",
-    "the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
+    "Shows the runs of each arm, their summaries and the verdicts against the baseline: the same table apply ends with,",
+    "or JSON. Submits nothing, so it also works while arms run or long after. With -f, read the newest",
+    "spec.execution.repetitions runs of each arm from the GpuCluster's run directories (events.jsonl, the job's state,",
+    "and the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
     "(what the operator wrote).",
     "Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
@@ -60,7 +65,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
   String arm;
 
-  @Option(names = "--json", description = "Print each arm's status (the operator's status.arms[] shape) as a JSON array.")
+  @Option(names = "--json", description = "Print the report as JSON: {comparison, arms: [{name, runs, summary}], verdicts}.")
   boolean json;
 
   /** Polls needed to read an event log the observer hands out in slices. */
@@ -76,15 +81,16 @@ public final class ReportCommand implements Callable<Integer> {
     }
     try {
       List<String> arms;
-      Map<String, ArmRunner.Run> runs;
+      RouterComparison rc;
+      Map<String, List<ArmStatus>> runs;
       if (kube != null) {
-        RouterComparison rc = fromKubernetes();
+        rc = fromKubernetes();
         arms = arm == null ? rc.getSpec().arms.stream().map(a -> a.name).toList() : List.of(arm);
         runs = fromStatus(rc, arms);
       } else {
         Inputs in = Inputs.load(files, clusterFile, null, err);
         arms = in.arms(arm, err);
-        RouterComparison rc = in.comparison();
+        rc = in.comparison();
         GpuCluster cluster = in.cluster();
         if (cluster == null) {
           err.println("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
@@ -92,14 +98,21 @@ public final class ReportCommand implements Callable<Integer> {
         }
         runs = read(rc, cluster, arms);
       }
+      Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
+      Map<String, ArmStatus> latest = new LinkedHashMap<>();
+      runs.forEach((a, list) -> {
+        finished.put(a, list.stream().filter(s -> ArmRuns.counts(ArmPhase.of(s.phase))).map(ArmRuns::of).toList());
+        latest.put(a, list.get(list.size() - 1));
+      });
+      ComparisonReport report = ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
       if (json) {
-        List<ArmStatus> statuses = arms.stream().filter(runs::containsKey).map(a -> runs.get(a).status).toList();
-        out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(statuses));
+        out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(report));
       } else {
-        Clock clock = Clock.systemUTC();
-        Instant first = runs.values().stream().map(r -> r.started).min(Instant::compareTo).orElse(clock.instant());
-        Instant last = runs.values().stream().map(r -> r.ended == null ? clock.instant() : r.ended).max(Instant::compareTo).orElse(first);
-        new ApplyOutput(out, false, false, arms, clock).summary(arms, runs, Duration.between(first, last));
+        Instant first = runs.values().stream().flatMap(List::stream).map(s -> instant(s.startedAt)).filter(t -> t != null)
+            .min(Instant::compareTo).orElse(Instant.now());
+        Instant last = runs.values().stream().flatMap(List::stream).map(s -> s.finishedAt == null ? Instant.now() : instant(s.finishedAt))
+            .filter(t -> t != null).max(Instant::compareTo).orElse(first);
+        new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Duration.between(first, last));
       }
       return runs.keySet().containsAll(arms) ? 0 : 1;
     } catch (Inputs.Invalid e) {
@@ -126,60 +139,93 @@ public final class ReportCommand implements Callable<Integer> {
     }
   }
 
-  /** The arms the operator has a status for, as the table's runs (started and ended from the status times). */
-  private static Map<String, ArmRunner.Run> fromStatus(RouterComparison rc, List<String> arms) {
-    Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
+  /**
+   * The runs the operator recorded for each arm: its finished runs (results, no endpoints) and, when
+   * its current run is not among them, that run.
+   */
+  private static Map<String, List<ArmStatus>> fromStatus(RouterComparison rc, List<String> arms) {
+    Map<String, List<ArmStatus>> runs = new LinkedHashMap<>();
     List<ArmStatus> statuses = rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms;
     for (ArmStatus s : statuses) {
-      if (!arms.contains(s.name) || s.runId == null) {
+      if (!arms.contains(s.name) || s.runId == null && (s.runs == null || s.runs.isEmpty())) {
         continue;
       }
-      ArmRunner.Run run = new ArmRunner.Run(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), s.name, s.runId),
-          null, s.startedAt == null ? Instant.now() : Instant.parse(s.startedAt));
-      run.jobId = s.jobId;
-      run.status = s;
-      run.ended = s.finishedAt == null ? null : Instant.parse(s.finishedAt);
-      runs.put(s.name, run);
+      List<ArmStatus> list = new ArrayList<>();
+      for (ArmRun r : s.runs == null ? List.<ArmRun>of() : s.runs) {
+        list.add(asStatus(s.name, r));
+      }
+      if (s.runId != null && list.stream().noneMatch(x -> s.runId.equals(x.runId))) {
+        list.add(s);
+      }
+      if (!list.isEmpty()) {
+        runs.put(s.name, list);
+      }
     }
     return runs;
   }
 
+  private static ArmStatus asStatus(String arm, ArmRun r) {
+    ArmStatus s = new ArmStatus();
+    s.name = arm;
+    s.runId = r.runId;
+    s.repetition = r.repetition;
+    s.phase = r.phase;
+    s.jobId = r.jobId;
+    s.runDir = r.runDir;
+    s.startedAt = r.startedAt;
+    s.finishedAt = r.finishedAt;
+    s.message = r.message;
+    s.results = r.results;
+    return s;
+  }
+
+  private static Instant instant(String at) {
+    return at == null ? null : Instant.parse(at);
+  }
+
   /**
-   * The newest run of each arm, its status folded from its whole event log and the job's state,
-   * and for a run that succeeded, its results read from its result files.
+   * The newest {@code spec.execution.repetitions} runs of each arm, oldest first, each folded from
+   * its whole event log and the job's state, and for a run that succeeded, its results read from
+   * its result files.
    */
-  private static Map<String, ArmRunner.Run> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
+  private static Map<String, List<ArmStatus>> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
       throws ApplyCommand.UsageError, HostException {
     Mode mode = Mode.parse(cluster.getSpec().mode);
     try (Transport transport = ApplyCommand.transport(cluster)) {
       Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-      Map<String, LatestRuns.Found> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE,
-          rc.getMetadata().getName(), arms);
+      Map<String, List<LatestRuns.Found>> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE,
+          rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()));
       Map<RunRef, Long> offsets = new LinkedHashMap<>();
-      Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
-      for (LatestRuns.Found f : found.values()) {
-        String armName = f.run().arm();
-        ArmRunner.Run run = new ArmRunner.Run(f.run(), Planner.plan(rc, cluster, armName, mode), Instant.now());
-        run.jobId = f.jobId();
-        run.status = ArmProgress.submitted(armName, f.run().runId(), f.jobId(), f.run().runDir(cluster.getSpec().workDir),
-            null, null, run.plan, run.started);
-        run.status.startedAt = null;
-        runs.put(armName, run);
-        offsets.put(f.run(), 0L);
+      Map<RunRef, ArmStatus> statuses = new LinkedHashMap<>();
+      Map<RunRef, String> jobs = new LinkedHashMap<>();
+      Map<String, List<ArmStatus>> runs = new LinkedHashMap<>();
+      for (List<LatestRuns.Found> list : found.values()) {
+        int repetition = 0;
+        for (LatestRuns.Found f : list) {
+          String armName = f.run().arm();
+          ArmStatus status = ArmProgress.submitted(armName, f.run().runId(), f.jobId(), f.run().runDir(cluster.getSpec().workDir),
+              null, null, Planner.plan(rc, cluster, armName, mode), Instant.now());
+          status.startedAt = null;
+          status.repetition = ++repetition;
+          statuses.put(f.run(), status);
+          jobs.put(f.run(), f.jobId());
+          runs.computeIfAbsent(armName, k -> new ArrayList<>()).add(status);
+          offsets.put(f.run(), 0L);
+        }
       }
       ClusterObserver observer = new ClusterObserver(backend);
       for (int poll = 0; poll < MAX_POLLS && !offsets.isEmpty(); poll++) {
         List<ActiveRun> active = new ArrayList<>();
-        offsets.forEach((ref, offset) -> active.add(new ActiveRun(ref, runs.get(ref.arm()).jobId, offset)));
+        offsets.forEach((ref, offset) -> active.add(new ActiveRun(ref, jobs.get(ref), offset)));
         Map<RunRef, RunObservation> seen = observer.poll(active);
         Instant now = Instant.now();
         for (ActiveRun a : active) {
           RunObservation o = seen.get(a.run());
-          ArmRunner.Run run = runs.get(a.run().arm());
-          if (run.status.startedAt == null && !o.events().isEmpty() && o.events().get(0).ts() != null) {
-            run.status.startedAt = o.events().get(0).ts().toString();
+          ArmStatus status = statuses.get(a.run());
+          if (status.startedAt == null && !o.events().isEmpty() && o.events().get(0).ts() != null) {
+            status.startedAt = o.events().get(0).ts().toString();
           }
-          ArmProgress.apply(run.status, o.events(), o.moreEventsPending() ? null : o.job(), now);
+          ArmProgress.apply(status, o.events(), o.moreEventsPending() ? null : o.job(), now);
           if (o.moreEventsPending()) {
             offsets.put(a.run(), o.nextOffset());
           } else {
@@ -187,12 +233,10 @@ public final class ReportCommand implements Callable<Integer> {
           }
         }
       }
-      for (ArmRunner.Run run : runs.values()) {
-        if (ArmPhase.of(run.status.phase) == ArmPhase.Succeeded) {
-          ArmProgress.results(run.status, RunResults.read(backend, run.ref));
+      for (Map.Entry<RunRef, ArmStatus> e : statuses.entrySet()) {
+        if (ArmPhase.of(e.getValue().phase) == ArmPhase.Succeeded) {
+          ArmProgress.results(e.getValue(), RunResults.read(backend, e.getKey()));
         }
-        run.started = run.status.startedAt == null ? run.started : Instant.parse(run.status.startedAt);
-        run.ended = run.status.finishedAt == null ? null : Instant.parse(run.status.finishedAt);
       }
       return runs;
     }

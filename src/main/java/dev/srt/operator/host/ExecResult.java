@@ -20,7 +20,7 @@ public record ExecResult(int exitCode, String stdout, String stderr) {
         what + " failed (exit " + exitCode + "): " + abbreviate(detail.strip(), 2000));
   }
 
-  static String abbreviate(String text, int max) {
+  public static String abbreviate(String text, int max) {
     return text.length() <= max ? text : text.substring(0, max) + "...";
   }
 }

@@ -2,12 +2,13 @@ package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the newest run of each arm of a comparison on a host: the run directory whose event log
+ * Finds the newest runs of each arm of a comparison on a host: the run directory whose event log
  * was written last, with the job id its submitter recorded ({@code job-id} on Slurm, the script's
  * {@code pid} on a direct host). One command for all arms.
  */
@@ -22,22 +23,35 @@ public final class LatestRuns {
   /** Arms without any run are missing from the result. */
   public static Map<String, Found> find(Transport transport, String workDir, String namespace, String comparison, List<String> arms)
       throws HostException {
+    Map<String, Found> latest = new LinkedHashMap<>();
+    find(transport, workDir, namespace, comparison, arms, 1).forEach((arm, runs) -> latest.put(arm, runs.get(0)));
+    return latest;
+  }
+
+  /**
+   * The {@code perArm} newest runs of each arm, oldest first (runs of one comparison run one after
+   * another, so the event log written last is the newest run). Arms without any run are missing.
+   */
+  public static Map<String, List<Found>> find(Transport transport, String workDir, String namespace, String comparison,
+      List<String> arms, int perArm) throws HostException {
     StringBuilder cmd = new StringBuilder();
     for (String arm : arms) {
       String armDir = new RunRef(namespace, comparison, arm, "r00000000").runDir(workDir).replaceFirst("/r00000000$", "");
-      cmd.append("latest=$(ls -1t -- ").append(Shell.quote(armDir)).append("/*/events.jsonl 2>/dev/null | head -n 1)\n")
-          .append("if [ -n \"$latest\" ]; then\n")
-          .append("  dir=${latest%/events.jsonl}\n")
+      cmd.append("ls -1t -- ").append(Shell.quote(armDir)).append("/*/events.jsonl 2>/dev/null | head -n ").append(perArm)
+          .append(" | while IFS= read -r log; do\n")
+          .append("  dir=${log%/events.jsonl}\n")
           .append("  job=$(head -c 64 -- \"$dir/job-id\" 2>/dev/null || head -c 64 -- \"$dir/pid\" 2>/dev/null || true)\n")
           .append("  printf '%s\\t%s\\t%s\\n' ").append(Shell.quote(arm)).append(" \"${dir##*/}\" \"$(printf '%s' \"$job\" | tr -dc 0-9)\"\n")
-          .append("fi\n");
+          .append("done\n");
     }
     String out = transport.exec(cmd.toString(), TIMEOUT).orThrow("listing the runs of " + comparison + " on " + transport.describe()).stdout();
-    Map<String, Found> found = new LinkedHashMap<>();
+    Map<String, List<Found>> found = new LinkedHashMap<>();
     for (String line : out.split("\n")) {
       String[] f = line.split("\t", -1);
       if (f.length == 3 && arms.contains(f[0]) && f[1].matches("r[0-9a-f]{8}")) {
-        found.put(f[0], new Found(new RunRef(namespace, comparison, f[0], f[1]), f[2].isEmpty() ? null : f[2]));
+        // Listed newest first: each older run goes before the ones already found.
+        found.computeIfAbsent(f[0], k -> new ArrayList<>()).add(0,
+            new Found(new RunRef(namespace, comparison, f[0], f[1]), f[2].isEmpty() ? null : f[2]));
       }
     }
     return found;

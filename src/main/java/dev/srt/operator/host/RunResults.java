@@ -1,9 +1,10 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.verdict.Metric;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -46,10 +47,13 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem) {
     return new RunResults(Map.of(), problem);
   }
 
-  /** As {@code status.arms[].results}: metric key to value, in {@link ResultMetric} order. */
-  public Map<String, String> asStatus() {
-    Map<String, String> out = new LinkedHashMap<>();
-    metrics.forEach((metric, value) -> out.put(metric.key(), value));
+  /** As {@code status.arms[].results}: the numbers, under the same names; null when there are none. */
+  public BenchmarkResults asStatus() {
+    if (metrics.isEmpty()) {
+      return null;
+    }
+    BenchmarkResults out = new BenchmarkResults();
+    metrics.forEach((metric, value) -> Metric.of(metric.key()).orElseThrow().set(out, Double.parseDouble(value)));
     return out;
   }
 

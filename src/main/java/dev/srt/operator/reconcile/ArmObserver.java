@@ -6,6 +6,7 @@ import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.RunRecord;
 import dev.srt.operator.run.Runs;
 import java.time.Instant;
@@ -39,6 +40,7 @@ final class ArmObserver {
         // Replayed against the run's record, never re-planned from today's spec: the arm may
         // have changed, left the spec, or the spec may no longer be valid (160000000 workers).
         ArmStatus fresh = ArmProgress.submitted(RunRecord.of(a));
+        ArmRuns.carry(a, fresh);
         ArmProgress.apply(fresh, view.events(), view.job(), view.results(), s.now);
         if (!ArmPhase.of(fresh.phase).terminal() && view.job() != null && view.job().state() == JobState.NOT_FOUND
             && view.events().isEmpty() && Instant.parse(a.startedAt).plus(Runs.NOT_FOUND_GRACE).isBefore(s.now)) {
@@ -47,6 +49,8 @@ final class ArmObserver {
           fresh.message = "job " + a.jobId + " is not known to the host";
         }
         s.arms.put(a.name, fresh);
+        // A succeeded run is only seen once its results were read (or given up on).
+        ArmRuns.record(fresh);
         if (ArmPhase.of(fresh.phase).terminal()) {
           if (!ArmProgress.reportedOutcome(view.events()) && s.host != null) {
             reap(s, ref, a.jobId);

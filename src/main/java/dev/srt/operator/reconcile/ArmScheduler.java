@@ -13,6 +13,7 @@ import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import dev.srt.operator.render.Scripts;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -116,7 +117,15 @@ final class ArmScheduler {
     }
     if (!suspended) {
       // A run that was cancelled (by suspend, or on the host) runs again once nothing holds it.
-      s.arms.replaceAll((n, a) -> ArmPhase.of(a.phase) == ArmPhase.Cancelled && !RouterComparisonReconciler.ARM_REMOVED.equals(a.reason) ? ComparisonState.pending(n) : a);
+      // Its finished runs stay: the cancelled one is made again.
+      s.arms.replaceAll((n, a) -> {
+        if (ArmPhase.of(a.phase) != ArmPhase.Cancelled || RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)) {
+          return a;
+        }
+        ArmStatus again = ComparisonState.pending(n);
+        ArmRuns.carry(a, again);
+        return again;
+      });
     }
   }
 
@@ -143,9 +152,12 @@ final class ArmScheduler {
           + " is being deleted: no new run starts on it");
       return null;
     }
-    ArmStatus next = s.order().stream().map(s.arms::get)
-        .filter(a -> a != null && ArmPhase.of(a.phase) == ArmPhase.Pending).findFirst().orElse(null);
-    if (next == null) {
+    // A run whose id is recorded but not yet submitted goes first (the operator may have restarted
+    // in between); else the next run of the schedule.
+    ArmStatus next = s.arms.values().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null
+        && s.specHasArm(a.name)).findFirst().orElse(null);
+    Runs.Slot slot = next != null ? null : Runs.next(s.schedule(), arm -> ArmRuns.finished(s.arms.get(arm)));
+    if (next == null && slot == null) {
       queue.leave(s.id);
       return null;
     }
@@ -155,10 +167,19 @@ final class ArmScheduler {
           + place.holder().getName(), s.cluster.getMetadata().getName());
       return null;
     }
-    if (next.runId == null) {
+    if (next == null) {
+      // The arm's finished runs stay; the rest of its status is the new run's.
+      ArmStatus previous = s.arms.get(slot.arm());
+      next = ComparisonState.pending(slot.arm());
+      if (previous != null) {
+        ArmRuns.carry(previous, next);
+      }
+      next.repetition = slot.repetition();
       next.runId = Runs.newRunId();
       next.specHash = s.specHash(next.name);
-      next.message = "submitting run " + next.runId;
+      next.message = "submitting run " + next.runId + (Runs.repetitions(s.rc.getSpec()) > 1
+          ? " (repetition " + slot.repetition() + " of " + Runs.repetitions(s.rc.getSpec()) + ")" : "");
+      s.arms.put(next.name, next);
       return Duration.ofMillis(100);
     }
     RunRef ref = s.ref(next);
@@ -172,6 +193,7 @@ final class ArmScheduler {
       Submission sub = s.host.submit(ref, new RunFiles(script, planJson, secrets));
       ArmStatus submitted = ArmProgress.submitted(next.name, next.runId, sub.jobId(), s.host.runDir(ref), scriptHash,
           next.specHash, plan, s.now);
+      ArmRuns.carry(next, submitted);
       if (sub.alreadyExisted()) {
         submitted.message = "found the run's existing job " + sub.jobId();
       }

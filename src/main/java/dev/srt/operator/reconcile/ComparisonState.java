@@ -18,6 +18,9 @@ import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.run.Runs;
+import dev.srt.operator.run.ArmRuns;
+import dev.srt.operator.api.ArmRun;
+import dev.srt.operator.verdict.ComparisonReport;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,6 +78,10 @@ final class ComparisonState {
     }
     for (ArmSpec arm : rc.getSpec() == null ? List.<ArmSpec>of() : rc.getSpec().arms) {
       ArmStatus a = previous.remove(arm.name);
+      if (a != null) {
+        // A status written before runs were kept: its finished run is the arm's first.
+        ArmRuns.record(a);
+      }
       arms.put(arm.name, a != null ? a : pending(arm.name));
     }
     // Arms removed from the spec: keep watching one that still runs until it is cancelled, and
@@ -123,9 +130,25 @@ final class ComparisonState {
   RouterComparisonStatus status() {
     String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
         .findFirst().orElse(null);
-    return withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
+    RouterComparisonStatus s = withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
         clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
-        secretEnvProblem, queued), now));
+        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec())), now));
+    return withVerdicts(s);
+  }
+
+  /** The verdicts of the arms' finished runs against the baseline, and the seed of a randomized order. */
+  RouterComparisonStatus withVerdicts(RouterComparisonStatus s) {
+    if (rc.getSpec() == null || rc.getSpec().arms.isEmpty()) {
+      return s;
+    }
+    List<String> names = rc.getSpec().arms.stream().map(a -> a.name).toList();
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    names.forEach(n -> runs.put(n, arms.get(n) == null || arms.get(n).runs == null ? List.of() : arms.get(n).runs));
+    ComparisonReport report = ArmRuns.report(name, rc.getSpec(), names, runs);
+    s.baseline = report.baseline;
+    s.verdicts = runs.values().stream().anyMatch(l -> !l.isEmpty()) ? report.verdicts : new ArrayList<>();
+    s.seed = Runs.randomized(rc.getSpec()) ? seed() : null;
+    return s;
   }
 
   RouterComparisonStatus withRerun(RouterComparisonStatus s) {
@@ -133,10 +156,13 @@ final class ComparisonState {
     return s;
   }
 
-  List<String> order() {
-    // Stable across restarts: seeded by the object's identity and generation.
-    return Runs.order(rc.getSpec(), rc.getSpec().arms.stream().map(a -> a.name).toList(),
-        Runs.seed(rc.getMetadata().getUid(), generation));
+  /** Every run the spec asks for, in its order; stable across restarts (seeded by the object's identity and generation). */
+  List<Runs.Slot> schedule() {
+    return Runs.schedule(rc.getSpec(), rc.getSpec().arms.stream().map(a -> a.name).toList(), seed());
+  }
+
+  long seed() {
+    return Runs.seed(rc.getMetadata().getUid(), generation);
   }
 
   boolean specHasArm(String arm) {

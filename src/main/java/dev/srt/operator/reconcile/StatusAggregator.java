@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Problem;
@@ -48,11 +49,12 @@ public final class StatusAggregator {
       String currentArm,
       String deletionMessage,
       String secretEnvProblem,
-      Queued queued) {
+      Queued queued,
+      int repetitions) {
 
     public Inputs(long generation, List<Problem> specErrors, ClusterState cluster, boolean suspended, List<ArmStatus> arms,
         String currentArm, String deletionMessage) {
-      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null, null);
+      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null, null, 1);
     }
   }
 
@@ -69,11 +71,18 @@ public final class StatusAggregator {
     // An arm removed from the spec is reported (Cancelled, ArmRemoved) but no longer counts.
     List<ArmStatus> arms = in.arms().stream().filter(a -> !"ArmRemoved".equals(a.reason)).toList();
     s.currentArm = in.currentArm();
-    long succeeded = arms.stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Succeeded).count();
-    List<ArmStatus> failed = arms.stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Failed).toList();
+    int repetitions = Math.max(1, in.repetitions());
+    // An arm is done once it has all its runs; it succeeded when every one of them did.
+    List<ArmStatus> done = arms.stream().filter(a -> ArmRuns.finished(a) >= repetitions).toList();
+    long succeeded = done.stream().filter(a -> a.runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)).count();
+    List<ArmStatus> failed = arms.stream().filter(a -> a.runs != null && a.runs.stream().anyMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Failed)
+        || (ArmRuns.finished(a) == 0 && ArmPhase.of(a.phase) == ArmPhase.Failed)).toList();
     ArmStatus current = arms.stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
     boolean inFlight = arms.stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+    boolean allDone = done.size() == arms.size();
+    boolean started = arms.stream().anyMatch(a -> ArmRuns.finished(a) > 0);
     s.armsSummary = succeeded + "/" + arms.size();
+    s.runsSummary = arms.stream().mapToInt(a -> Math.min(ArmRuns.finished(a), repetitions)).sum() + "/" + arms.size() * repetitions;
     Long gen = in.generation();
 
     boolean valid = in.specErrors().isEmpty();
@@ -98,8 +107,9 @@ public final class StatusAggregator {
 
     boolean complete = !arms.isEmpty() && succeeded == arms.size();
     if (complete) {
-      Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, "AllArmsSucceeded", "all " + succeeded + " arms succeeded", gen, now);
-    } else if (!failed.isEmpty() && !inFlight) {
+      Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, "AllArmsSucceeded", "all " + succeeded + " arms succeeded"
+          + (repetitions > 1 ? " (" + repetitions + " runs each)" : ""), gen, now);
+    } else if (!failed.isEmpty() && !inFlight && allDone) {
       Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmFailed", names(failed) + " failed", gen, now);
     } else {
       long remaining = arms.size() - succeeded;
@@ -116,7 +126,7 @@ public final class StatusAggregator {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, SECRET_ENV_MISSING, in.secretEnvProblem() + "; nothing is submitted", gen, now);
     } else if (!failed.isEmpty()) {
       ArmStatus f = failed.get(0);
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + f.message, gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + failure(f), gen, now);
     } else if (unreachable && inFlight) {
       Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ClusterUnreachable", cluster.message(), gen, now);
     } else {
@@ -134,10 +144,14 @@ public final class StatusAggregator {
       s.message = currentDetail;
     } else if (complete) {
       s.phase = "Succeeded";
-      s.message = "all " + succeeded + " arms succeeded";
-    } else if (!failed.isEmpty()) {
+      s.message = "all " + succeeded + " arms succeeded" + (repetitions > 1 ? " (" + repetitions + " runs each)" : "");
+    } else if (!failed.isEmpty() && allDone) {
       s.phase = "Failed";
-      s.message = "arm " + failed.get(0).name + " failed: " + failed.get(0).message;
+      s.message = "arm " + failed.get(0).name + " failed: " + failure(failed.get(0));
+    } else if (started && !allDone && !in.suspended() && valid && in.queued() == null) {
+      // Between two runs of the comparison: the next one is being submitted.
+      s.phase = "Running";
+      s.message = s.runsSummary + " runs finished; starting the next";
     } else if (in.queued() != null) {
       s.phase = "Queued";
       s.queuePosition = in.queued().position();
@@ -162,6 +176,18 @@ public final class StatusAggregator {
       return phase.name().toLowerCase() + ", " + a.workers.ready + "/" + a.workers.total + " workers ready, " + router;
     }
     return phase.name().toLowerCase() + (a.message == null || a.message.isEmpty() ? "" : " (" + a.message + ")");
+  }
+
+  /** The message of an arm's (first) failed run, and how many of its runs failed. */
+  private static String failure(ArmStatus a) {
+    List<dev.srt.operator.api.ArmRun> runs = a.runs == null ? List.of() : a.runs;
+    List<dev.srt.operator.api.ArmRun> bad = runs.stream().filter(r -> ArmPhase.of(r.phase) == ArmPhase.Failed).toList();
+    if (bad.isEmpty()) {
+      return a.message;
+    }
+    String first = bad.get(0).message;
+    return (runs.size() > 1 ? bad.size() + " of " + runs.size() + " runs failed; run " + bad.get(0).runId + ": " : "")
+        + (first == null ? "failed" : first);
   }
 
   private static String names(List<ArmStatus> arms) {

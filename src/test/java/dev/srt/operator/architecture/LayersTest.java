@@ -75,6 +75,11 @@ class LayersTest {
   }
 
   @Test
+  void verdictsAreStatisticsOnTheApiAlone() {
+    layer("verdict", "config", "plan", "render", "host", "run", "reconcile", "cli", "emulator");
+  }
+
+  @Test
   void theEmulatorIsAnEdgeOfItsOwn() {
     layer("emulator", "cli", "run", "reconcile");
   }
