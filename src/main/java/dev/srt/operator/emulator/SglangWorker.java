@@ -172,7 +172,7 @@ public final class SglangWorker implements EmulatedProcess {
           opts.nodeRank(), opts.nnodes(), opts.distInitAddr());
       return;
     }
-    server = Http.loopbackServer(opts.port(), "sglang-http");
+    server = Http.server(opts.port(), "sglang-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
         .on("/health_generate", this::health)
@@ -185,7 +185,7 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/flush_cache", this::flushCache)
         .on("/metrics", this::metrics));
     server.start();
-    System.err.printf("sglang.launch_server (emulated): serving %s on http://127.0.0.1:%d%n", opts.servedModelName(), port());
+    System.err.printf("sglang.launch_server (emulated): serving %s on %s%n", opts.servedModelName(), Http.baseUrl(server));
     // what a real engine's device list would show; tests read it to check how GPUs were split
     System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
         opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
