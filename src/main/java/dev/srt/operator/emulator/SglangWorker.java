@@ -167,6 +167,9 @@ public final class SglangWorker implements EmulatedProcess {
         exit.complete(1);
       });
     }
+    // what a real engine's (or rank's) device list would show; tests read it to check how GPUs were split
+    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
+        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (opts.follower()) {
       System.err.printf("sglang.launch_server (emulated): rank %d of %d, serving through the leader at %s%n",
           opts.nodeRank(), opts.nnodes(), opts.distInitAddr());
@@ -186,9 +189,6 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/metrics", this::metrics));
     server.start();
     System.err.printf("sglang.launch_server (emulated): serving %s on %s%n", opts.servedModelName(), Http.baseUrl(server));
-    // what a real engine's device list would show; tests read it to check how GPUs were split
-    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
-        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (!opts.failHealth()) {
       // A multi-node leader serves once every rank joined, as the real one finishes loading then.
       CompletableFuture<Void> ranks = group == null ? CompletableFuture.completedFuture(null) : group.joined();

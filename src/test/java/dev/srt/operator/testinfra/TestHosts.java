@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real test services on this machine (a key-only sshd and a single-node Slurm with 8 fake
- * GPUs, both on loopback), as described by the env file that {@code .ci/start-sshd.sh} and
+ * The real test services on this machine (a key-only sshd on loopback and a Slurm with 8 fake
+ * GPUs per node: this machine, plus a multinode partition of network namespaces), as described
+ * by the env file that {@code .ci/start-sshd.sh} and
  * {@code .ci/start-slurm.sh} write ({@code /root/.srt-test/env}, or the file named by
  * {@code SRT_TEST_ENV}).
  *
