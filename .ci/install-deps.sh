@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
-packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq)
+packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq iproute2)
 
 missing=()
 for pkg in "${packages[@]}"; do
