@@ -88,7 +88,8 @@ class MultiNodeSlurmIT {
         ArmRunner.Run run = run(runner, arm, events);
         String dir = run.status.runDir;
         assertThat(run.phase()).as(diagnostics(run)).isEqualTo(ArmPhase.Succeeded);
-        assertThat(run.status.results).containsKeys("request_throughput", "mean_ttft_ms");
+        assertThat(run.status.results.requestThroughput).isNotNull();
+        assertThat(run.status.results.meanTtftMs).isNotNull();
         assertThat(run.status.workers.ready).isEqualTo(workers);
         assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
             .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=" + 2 * workers);
