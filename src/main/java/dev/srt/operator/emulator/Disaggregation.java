@@ -130,7 +130,8 @@ final class Disaggregation implements AutoCloseable {
     // every emulated server listens on loopback, whatever host the router names
     URI uri = URI.create("http://127.0.0.1:" + room.port() + "/kv/" + room.room());
     try {
-      HttpResponse<String> r = Http.request(client, HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
+      // a GET: the JDK client repeats it by itself when a kept-alive connection was closed under it
+      HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new IOException("KV transfer for bootstrap room " + room.room() + " from " + room.host() + ":" + room.port()
