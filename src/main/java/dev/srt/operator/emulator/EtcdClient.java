@@ -3,7 +3,6 @@ package dev.srt.operator.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -97,11 +96,7 @@ public final class EtcdClient {
   private JsonNode call(String path, ObjectNode body) throws IOException {
     IOException last = null;
     for (String endpoint : endpoints) {
-      HttpRequest req = HttpRequest.newBuilder(URI.create(endpoint + path))
-          .timeout(Duration.ofSeconds(5))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(Json.write(body)))
-          .build();
+      HttpRequest req = Http.postJson(endpoint + path, Json.write(body), Duration.ofSeconds(5));
       try {
         HttpResponse<String> r = send(req);
         JsonNode answer = Json.parse(r.body());

@@ -400,13 +400,7 @@ public final class EtcdServer implements EmulatedProcess {
     try {
       opts = Options.parse(argv);
     } catch (GoFlags.Error e) {
-      if (e.help()) {
-        out.println(USAGE);
-        return 0;
-      }
-      err.println(e.getMessage());
-      err.println(USAGE);
-      return 2;
+      return e.report(USAGE, out, err);
     } catch (IllegalStateException e) {
       err.println(Json.write(Json.object().put("level", "fatal").put("ts", Instant.now().toString())
           .put("caller", "etcdmain/etcd.go (emulated)").put("msg", "discovery failed").put("error", e.getMessage())));

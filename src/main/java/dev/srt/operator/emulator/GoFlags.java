@@ -26,6 +26,20 @@ public final class GoFlags {
     public boolean help() {
       return help;
     }
+
+    /**
+     * What the Go programs do with a parse error: {@code -h} prints the usage and exits 0, anything
+     * else prints the error and the usage on stderr and exits 2. Returns the exit status.
+     */
+    public int report(String usage, java.io.PrintStream out, java.io.PrintStream err) {
+      if (help) {
+        out.println(usage);
+        return 0;
+      }
+      err.println(getMessage());
+      err.println(usage);
+      return 2;
+    }
   }
 
   private record Spec(String key, boolean bool) {}

@@ -70,6 +70,15 @@ public final class Http {
     }
   }
 
+  /** A JSON POST with a deadline. */
+  public static HttpRequest postJson(String url, String json, Duration timeout) {
+    return HttpRequest.newBuilder(java.net.URI.create(url))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json))
+        .build();
+  }
+
   /**
    * Wraps a handler so that an exception becomes a 400 (bad arguments) or 500 instead of a silently
    * dropped exchange. The exchange is closed only after the error is sent: a try-with-resources

@@ -338,13 +338,7 @@ public final class NatsServer implements EmulatedProcess {
     try {
       opts = Options.parse(argv, env);
     } catch (GoFlags.Error e) {
-      if (e.help()) {
-        out.println(USAGE);
-        return 0;
-      }
-      err.println(e.getMessage());
-      err.println(USAGE);
-      return 2;
+      return e.report(USAGE, out, err);
     } catch (IOException | IllegalArgumentException e) {
       err.println("nats-server: " + e.getMessage());
       return 1;

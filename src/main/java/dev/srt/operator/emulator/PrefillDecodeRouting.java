@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,16 +63,12 @@ final class PrefillDecodeRouting {
         .put("bootstrap_port", params.path("bootstrap_port").asInt())
         .put("bootstrap_room", params.path("bootstrap_room").asLong(room));
     try (Dispatcher.Routed d = decode.route(decodeWorkers, req.get("messages"))) {
-      return proxy.forward(ex, d.worker().url(), CHAT, Json.write(second).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return proxy.forward(ex, d.worker().url(), CHAT, Json.write(second).getBytes(StandardCharsets.UTF_8));
     }
   }
 
   private HttpResponse<String> post(String url, ObjectNode body) throws IOException {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(url + CHAT))
-        .timeout(Duration.ofMinutes(10))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(Json.write(body)))
-        .build();
+    HttpRequest req = Http.postJson(url + CHAT, Json.write(body), Duration.ofMinutes(10));
     try {
       return Http.request(client, req, HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
