@@ -63,8 +63,9 @@ class InfraShimsIT {
         head -c 5 <&3; echo
         exec 3<&-
         export ETCD_ENDPOINTS="http://127.0.0.1:$ETCD" NATS_SERVER="nats://127.0.0.1:$NATS"
+        # exec: the background job is the engine itself, so the EXIT trap's kill reaches it
         engine() {
-          python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 \\
+          exec python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 \\
             --host 0.0.0.0 --page-size 16 --enable-metrics --disaggregation-transfer-backend nixl "$@"
         }
         engine --port "$P0" --grpc-port "$G0" --disaggregation-mode prefill --disaggregation-bootstrap-port "$B0" > logs/prefill.log 2>&1 &
