@@ -70,19 +70,43 @@ public final class Http {
     }
   }
 
-  /** Wraps a handler so that an exception becomes a 500 instead of a silently dropped exchange. */
+  /** A JSON POST with a deadline. */
+  public static HttpRequest postJson(String url, String json, Duration timeout) {
+    return HttpRequest.newBuilder(java.net.URI.create(url))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json))
+        .build();
+  }
+
+  /**
+   * Wraps a handler so that an exception becomes a 400 (bad arguments) or 500 instead of a silently
+   * dropped exchange. The exchange is closed only after the error is sent: a try-with-resources
+   * would close it before its catch blocks run, and the client would see the connection drop.
+   */
   public static HttpHandler guarded(HttpHandler handler) {
     return ex -> {
-      try (ex) {
+      try {
         handler.handle(ex);
       } catch (IllegalArgumentException e) {
-        sendJson(ex, 400, error(e.getMessage(), "BadRequest", 400));
+        sendQuietly(ex, 400, error(e.getMessage(), "BadRequest", 400));
       } catch (IOException e) {
         // the client went away mid-response; nothing left to tell it
       } catch (RuntimeException e) {
-        sendJson(ex, 500, error(String.valueOf(e), "InternalServerError", 500));
+        sendQuietly(ex, 500, error(String.valueOf(e), "InternalServerError", 500));
+      } finally {
+        ex.close();
       }
     };
+  }
+
+  /** An error answer, unless the response had already begun or the client is gone. */
+  private static void sendQuietly(HttpExchange ex, int status, JsonNode body) {
+    try {
+      sendJson(ex, status, body);
+    } catch (IOException | RuntimeException e) {
+      // headers already sent, or nobody listening: the closed exchange says enough
+    }
   }
 
   public static JsonNode error(String message, String type, int code) {
