@@ -34,7 +34,7 @@ final class HeldConstant {
     add(facts, "model", spec.model == null ? null
         : spec.model.path + " (served as " + Planner.servedModelName(spec) + ")"
             + (spec.model.tokenizerPath == null ? "" : ", tokenizer " + spec.model.tokenizerPath));
-    add(facts, "topology", topology(spec.resources, differences.anyPlan()));
+    add(facts, "topology", topology(spec.resources, differences.anyPlan(), ctx.cluster() != null));
     add(facts, "engine", engine(spec.backend));
     add(facts, "engine env", env(spec.backend == null ? null : spec.backend.env));
     add(facts, "KV events", spec.backend == null || spec.backend.kvEvents == null ? null
@@ -51,12 +51,13 @@ final class HeldConstant {
     return facts;
   }
 
-  private static String topology(ResourcesSpec r, RunPlan plan) {
+  /** Without the cluster the plan assumes 8 GPUs per node: then the node size is not stated. */
+  private static String topology(ResourcesSpec r, RunPlan plan, boolean clusterKnown) {
     if (plan != null) {
       Topology t = plan.topology();
       return t.workers().size() + " aggregated worker" + (t.workers().size() == 1 ? "" : "s") + " × " + t.gpusPerWorker() + " GPU"
-          + (t.gpusPerWorker() == 1 ? "" : "s") + " on " + t.nodes() + " node" + (t.nodes() == 1 ? "" : "s") + " of "
-          + t.gpusPerNode() + " GPUs";
+          + (t.gpusPerWorker() == 1 ? "" : "s") + " on " + t.nodes() + " node" + (t.nodes() == 1 ? "" : "s")
+          + (clusterKnown ? " of " + t.gpusPerNode() + " GPUs" : "");
     }
     if (r == null) {
       return null;

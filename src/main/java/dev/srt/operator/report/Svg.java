@@ -57,13 +57,17 @@ final class Svg {
     out.append("<rect class=\"").append(cssClass).append("\" fill=\"").append(colour).append("\" x=\"").append(num(x))
         .append("\" y=\"").append(num(y)).append("\" width=\"").append(num(Math.max(0, w))).append("\" height=\"")
         .append(num(Math.max(0, h))).append("\">");
-    return title(title).append("</rect>");
+    title(title);
+    out.append("</rect>");
+    return this;
   }
 
   Svg circle(double cx, double cy, double r, String cssClass, String colour, String title) {
     out.append("<circle class=\"").append(cssClass).append("\" fill=\"").append(colour).append("\" cx=\"").append(num(cx))
         .append("\" cy=\"").append(num(cy)).append("\" r=\"").append(num(r)).append("\">");
-    return title(title).append("</circle>");
+    title(title);
+    out.append("</circle>");
+    return this;
   }
 
   /** Text; {@code anchor} is start, middle or end. */
@@ -73,16 +77,10 @@ final class Svg {
     return this;
   }
 
-  private Svg title(String title) {
+  private void title(String title) {
     if (title != null) {
       out.append("<title>").append(escape(title)).append("</title>");
     }
-    return this;
-  }
-
-  private Svg append(String raw) {
-    out.append(raw);
-    return this;
   }
 
   String end() {

@@ -154,6 +154,7 @@ class HtmlReportTest {
     assertThat(doc.select("table.verdicts")).isEmpty();
     assertThat(doc.select("#verdicts p.note").text()).startsWith("No verdicts");
     assertThat(facts(doc).get("cluster")).isEqualTo("h100-box (its spec was not read)");
+    assertThat(facts(doc).get("topology")).isEqualTo("2 aggregated workers × 4 GPUs on 1 node");
     assertThat(doc.select("figure.chart[data-kind=strip]").first().select("circle.run")).hasSize(3);
   }
 
