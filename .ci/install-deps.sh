@@ -8,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
-packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq chromium fonts-dejavu-core)
+packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq iproute2 chromium fonts-dejavu-core)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -112,7 +112,8 @@ public final class ReportCommand implements Callable<Integer> {
             .min(Instant::compareTo).orElse(Instant.now());
         Instant last = runs.values().stream().flatMap(List::stream).map(s -> s.finishedAt == null ? Instant.now() : instant(s.finishedAt))
             .filter(t -> t != null).max(Instant::compareTo).orElse(first);
-        new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Duration.between(first, last));
+        new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Runs.repetitions(rc.getSpec()),
+            Duration.between(first, last));
       }
       return runs.keySet().containsAll(arms) ? 0 : 1;
     } catch (Inputs.Invalid e) {

@@ -7,6 +7,7 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.PolicyCatalogSpec;
 import dev.srt.operator.api.ResourcesSpec;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.ExecutionSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.WorkloadSpec;
 import java.util.ArrayList;
@@ -23,6 +24,40 @@ import java.util.Set;
  */
 final class ComparisonRules {
   /** The engine flags that name its parallel degrees, each with its aliases (SGLang's spellings). */
+  private static void execution(List<Problem> out, RouterComparisonSpec spec) {
+    ExecutionSpec e = spec.execution;
+    if (e == null) {
+      return;
+    }
+    if (e.order != null && !Set.of("declared", "randomized", "interleaved").contains(e.order)) {
+      out.add(Problem.error("spec.execution.order", "must be declared, randomized or interleaved, not " + Echo.value(e.order)));
+    }
+    if (e.repetitions != null && (e.repetitions < 1 || e.repetitions > ExecutionSpec.MAX_REPETITIONS)) {
+      out.add(Problem.error("spec.execution.repetitions", "must be 1 to " + ExecutionSpec.MAX_REPETITIONS + ", not " + e.repetitions));
+    }
+    if (e.warmupRequests != null && (e.warmupRequests < 0 || e.warmupRequests > ExecutionSpec.MAX_WARMUP_REQUESTS)) {
+      out.add(Problem.error("spec.execution.warmupRequests", "must be 0 to " + ExecutionSpec.MAX_WARMUP_REQUESTS + ", not "
+          + e.warmupRequests));
+    }
+    if (e.maxFailedRatio != null && !(e.maxFailedRatio >= 0 && e.maxFailedRatio <= 1)) {
+      out.add(Problem.error("spec.execution.maxFailedRatio", "must be 0 to 1, not " + e.maxFailedRatio));
+    }
+    if (e.baseline != null && spec.arms.stream().noneMatch(a -> e.baseline.equals(a.name))) {
+      out.add(Problem.error("spec.execution.baseline", "names no arm: " + Echo.value(e.baseline) + " (arms: "
+          + String.join(", ", spec.arms.stream().map(a -> a.name).toList()) + ")"));
+    }
+    if (e.warmupRequests != null && spec.workload != null) {
+      String flag = "aiperf".equals(spec.workload.tool) ? "warmup-request-count" : "warmup-requests";
+      if (spec.workload.args != null && spec.workload.args.keySet().stream().anyMatch(k -> k.replace('_', '-').equals(flag))) {
+        out.add(Problem.error("spec.execution.warmupRequests", "spec.workload.args sets --" + flag + " too: set one of them"));
+      }
+    }
+    if (e.repetitions != null && e.repetitions == 1 && e.baseline != null) {
+      out.add(Problem.warning("spec.execution.repetitions", "is 1: verdicts need at least 2 runs per arm, every one will be "
+          + "not-comparable"));
+    }
+  }
+
   private static final List<String> TENSOR_PARALLEL = List.of("tensor-parallel-size", "tp-size");
   private static final List<String> PIPELINE_PARALLEL = List.of("pipeline-parallel-size", "pp-size");
   private static final List<String> DATA_PARALLEL = List.of("data-parallel-size", "dp-size");
@@ -70,10 +105,7 @@ final class ComparisonRules {
       Rules.duration(out, "spec.healthCheck.interval", spec.healthCheck.interval);
     }
     workload(out, spec.workload);
-    if (spec.execution != null && spec.execution.order != null
-        && !Set.of("declared", "randomized").contains(spec.execution.order)) {
-      out.add(Problem.error("spec.execution.order", "must be declared or randomized"));
-    }
+    execution(out, spec);
     arms(out, spec, disaggregated);
     SecretEnvRules.comparison(out, spec, cluster);
     if (cluster != null && spec.clusterRef != null && spec.clusterRef.name != null

@@ -86,7 +86,7 @@ public final class DynamoFrontend implements EmulatedProcess {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
     dispatcher = new Dispatcher(routingPolicy(install));
     discovery = new FileDiscovery(FileDiscovery.root(env, err), opts.namespace(), RESCAN);
-    server = Http.loopbackServer(opts.httpPort(), "dynamo-frontend-http");
+    server = Http.server(opts.httpPort(), "dynamo-frontend-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
         .on("/live", ex -> Http.sendJson(ex, 200, Json.object().put("status", "live")))

@@ -77,7 +77,7 @@ public final class DynamoSidecar implements EmulatedProcess {
     DynamoInstall.find(env, "dynamo.sglang.sidecar");
     Path store = FileDiscovery.root(env, err);
     if (opts.systemPort() != null) {
-      system = Http.loopbackServer(opts.systemPort(), "sidecar-system");
+      system = Http.server(opts.systemPort(), "sidecar-system");
       system.createContext("/", new Endpoints()
           .on("/live", ex -> Http.sendJson(ex, 200, Json.object().put("status", "live")))
           // like Dynamo: runtime dependencies reachable, which says nothing about the engine

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,11 +23,12 @@ public final class Http {
   private Http() {}
 
   /**
-   * A server on the loopback interface whatever host the real program was asked to bind: the
-   * emulated host must never be reachable from the network.
+   * A server on the loopback interface whatever host the real program was asked to bind (the
+   * emulated host must never be reachable from the network), or on every address of a test
+   * cluster's node ({@link ListenAddress}).
    */
-  public static HttpServer loopbackServer(int port, String name) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+  public static HttpServer server(int port, String name) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(ListenAddress.current().bindAddress(), port), 256);
     server.setExecutor(daemonPool(name));
     return server;
   }
@@ -131,6 +131,6 @@ public final class Http {
   }
 
   public static String baseUrl(HttpServer server) {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://" + ListenAddress.current().host() + ":" + server.getAddress().getPort();
   }
 }

@@ -167,12 +167,15 @@ public final class SglangWorker implements EmulatedProcess {
         exit.complete(1);
       });
     }
+    // what a real engine's (or rank's) device list would show; tests read it to check how GPUs were split
+    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
+        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (opts.follower()) {
       System.err.printf("sglang.launch_server (emulated): rank %d of %d, serving through the leader at %s%n",
           opts.nodeRank(), opts.nnodes(), opts.distInitAddr());
       return;
     }
-    server = Http.loopbackServer(opts.port(), "sglang-http");
+    server = Http.server(opts.port(), "sglang-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
         .on("/health_generate", this::health)
@@ -185,10 +188,7 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/flush_cache", this::flushCache)
         .on("/metrics", this::metrics));
     server.start();
-    System.err.printf("sglang.launch_server (emulated): serving %s on http://127.0.0.1:%d%n", opts.servedModelName(), port());
-    // what a real engine's device list would show; tests read it to check how GPUs were split
-    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
-        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
+    System.err.printf("sglang.launch_server (emulated): serving %s on %s%n", opts.servedModelName(), Http.baseUrl(server));
     if (!opts.failHealth()) {
       // A multi-node leader serves once every rank joined, as the real one finishes loading then.
       CompletableFuture<Void> ranks = group == null ? CompletableFuture.completedFuture(null) : group.joined();

@@ -10,6 +10,8 @@ import java.util.Optional;
  */
 public enum ResultMetric {
   COMPLETED,
+  /** Requests that failed: bench_serving's non-empty {@code errors}, AIPerf's {@code error_summary} counts. */
+  FAILED,
   DURATION,
   REQUEST_THROUGHPUT,
   OUTPUT_THROUGHPUT,

@@ -43,7 +43,7 @@ final class ResultsParser {
   static final int MAX_URL_CHARS = 2048;
 
   /** bench_serving's keys that are headline numbers: the metric's own name. */
-  private static final List<ResultMetric> CLIENT_METRICS = List.of(ResultMetric.COMPLETED, ResultMetric.DURATION,
+  private static final List<ResultMetric> CLIENT_METRICS = List.of(ResultMetric.COMPLETED, ResultMetric.FAILED, ResultMetric.DURATION,
       ResultMetric.REQUEST_THROUGHPUT, ResultMetric.OUTPUT_THROUGHPUT, ResultMetric.TOTAL_THROUGHPUT,
       ResultMetric.MEAN_TTFT_MS, ResultMetric.MEDIAN_TTFT_MS, ResultMetric.P99_TTFT_MS, ResultMetric.MEAN_ITL_MS,
       ResultMetric.P99_ITL_MS, ResultMetric.MEAN_E2E_LATENCY_MS);
@@ -127,6 +127,11 @@ final class ResultsParser {
         }
         String name = p.currentName();
         p.nextToken();
+        if (name.equals("errors")) {
+          // --output-details: one entry per request, "" when it succeeded.
+          out.put(ResultMetric.FAILED, String.valueOf(failedRequests(p)));
+          continue;
+        }
         ResultMetric metric = ResultMetric.of(name).filter(CLIENT_METRICS::contains).orElse(null);
         if (metric == null) {
           p.skipChildren();
@@ -148,6 +153,57 @@ final class ResultsParser {
     } catch (IOException e) {
       throw new Malformed(ResultFile.BENCH_SERVING, "cannot be read");
     }
+  }
+
+  /** The non-empty entries of bench_serving's {@code errors} array (the current token starts it). */
+  private static long failedRequests(JsonParser p) throws IOException, Malformed {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      return 0;
+    }
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new Malformed(ResultFile.BENCH_SERVING, "errors is not an array");
+    }
+    long failed = 0;
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t == JsonToken.VALUE_STRING) {
+        failed += p.getTextLength() > 0 ? 1 : 0;
+      } else if (t != JsonToken.VALUE_NULL) {
+        throw new Malformed(ResultFile.BENCH_SERVING, "errors has an entry that is not a string");
+      }
+    }
+    return failed;
+  }
+
+  /** The sum of the {@code count} of every entry of AIPerf's {@code error_summary} (the current token starts it). */
+  private static long aiperfErrors(JsonParser p) throws IOException, Malformed {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      return 0;
+    }
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new Malformed(ResultFile.AIPERF, "error_summary is not an array");
+    }
+    BigDecimal sum = BigDecimal.ZERO;
+    int entries = 0;
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      if (++entries > MAX_FIELDS) {
+        throw new Malformed(ResultFile.AIPERF, "error_summary has more than " + MAX_FIELDS + " entries");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        p.nextToken();
+        if (field.equals("count")) {
+          String n = number(p, ResultFile.AIPERF, "error_summary[].count");
+          sum = n == null ? sum : sum.add(new BigDecimal(n));
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+    if (p.currentToken() != JsonToken.END_ARRAY || sum.compareTo(MAX_VALUE) > 0) {
+      throw new Malformed(ResultFile.AIPERF, "error_summary is not a list of {count} objects");
+    }
+    return sum.longValue();
   }
 
   // ---- AIPerf ----
@@ -184,6 +240,10 @@ final class ResultsParser {
         }
         String tag = p.currentName();
         JsonToken value = p.nextToken();
+        if (tag.equals("error_summary")) {
+          out.put(ResultMetric.FAILED, String.valueOf(aiperfErrors(p)));
+          continue;
+        }
         Map<String, ResultMetric> stats = wanted.get(tag);
         if (stats == null) {
           p.skipChildren();

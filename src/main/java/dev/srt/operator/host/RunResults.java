@@ -47,6 +47,13 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem) {
     return new RunResults(Map.of(), problem);
   }
 
+  /** Each metric's key and its value as the files gave it ({@code "748.2"}), in {@link ResultMetric} order. */
+  public Map<String, String> byKey() {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    metrics.forEach((metric, value) -> out.put(metric.key(), value));
+    return out;
+  }
+
   /** As {@code status.arms[].results}: the numbers, under the same names; null when there are none. */
   public BenchmarkResults asStatus() {
     if (metrics.isEmpty()) {

@@ -10,8 +10,9 @@ import dev.srt.operator.base.Mappers;
 
 /**
  * The hash of what one arm runs with: every shared field, the arm's own fields and the cluster's
- * settings, but not the other arms, {@code execution} or {@code suspend}. A change of it means the
- * arm must run again; adding another arm or reordering arms does not.
+ * settings, but not the other arms, {@code execution} (but its warm-up, which changes what a run
+ * sends) or {@code suspend}. A change of it means the arm must run again; adding another arm,
+ * reordering arms or asking for more repetitions does not.
  */
 public final class SpecHash {
   private SpecHash() {}
@@ -20,6 +21,9 @@ public final class SpecHash {
     ObjectNode shared = Mappers.json().valueToTree(spec);
     shared.remove("arms");
     shared.remove("execution");
+    if (spec.execution != null && spec.execution.warmupRequests != null) {
+      shared.put("warmupRequests", spec.execution.warmupRequests);
+    }
     shared.remove("suspend");
     ObjectNode all = Mappers.json().createObjectNode();
     all.set("shared", shared);

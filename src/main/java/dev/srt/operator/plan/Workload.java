@@ -22,6 +22,8 @@ public final class Workload {
     WorkloadSpec w = ctx.spec().workload;
     String tool = w.tool == null ? "bench-serving" : w.tool;
     int seed = w.seed == null ? DEFAULT_SEED : w.seed;
+    // Warm-up requests go through the arm's router, as the measured ones, and are not counted.
+    Integer warmup = ctx.spec().execution == null ? null : ctx.spec().execution.warmupRequests;
     Map<String, String> env = new LinkedHashMap<>();
     env.put("SRT_FRONTEND_URL", ctx.routerUrl());
     env.put("SRT_MODEL", ctx.servedModelName());
@@ -40,6 +42,13 @@ public final class Workload {
           argv.addAll(List.of("--tokenizer", ctx.modelPath()));
         }
         argv.addAll(List.of("--seed", String.valueOf(seed), "--output-file", RESULTS_DIR + "/bench-serving.jsonl"));
+        if (!Flags.has(w.args, "output-details")) {
+          // Its per-request errors are the only place bench_serving counts failed requests.
+          argv.add("--output-details");
+        }
+        if (warmup != null) {
+          argv.addAll(List.of("--warmup-requests", String.valueOf(warmup)));
+        }
         argv.addAll(Flags.render(w.args, Validator.MANAGED_BENCH_SERVING_ARGS));
       }
       case "aiperf" -> {
@@ -48,6 +57,9 @@ public final class Workload {
             "--output-artifact-dir", RESULTS_DIR + "/aiperf"));
         if (!Flags.has(w.args, "tokenizer")) {
           argv.addAll(List.of("--tokenizer", ctx.modelPath()));
+        }
+        if (warmup != null) {
+          argv.addAll(List.of("--warmup-request-count", String.valueOf(warmup)));
         }
         argv.addAll(Flags.render(w.args, Validator.MANAGED_AIPERF_ARGS));
       }

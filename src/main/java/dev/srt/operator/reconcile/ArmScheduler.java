@@ -170,9 +170,13 @@ final class ArmScheduler {
     if (next == null) {
       // The arm's finished runs stay; the rest of its status is the new run's.
       ArmStatus previous = s.arms.get(slot.arm());
-      next = ComparisonState.pending(slot.arm());
-      if (previous != null) {
-        ArmRuns.carry(previous, next);
+      if (previous != null && ArmPhase.of(previous.phase) == ArmPhase.Pending) {
+        next = previous; // keeps why it is pending again (a cancelled run's reason)
+      } else {
+        next = ComparisonState.pending(slot.arm());
+        if (previous != null) {
+          ArmRuns.carry(previous, next);
+        }
       }
       next.repetition = slot.repetition();
       next.runId = Runs.newRunId();

@@ -8,6 +8,7 @@ public enum EventReason {
   Succeeded(false),
   Failed(true),
   Cancelled(false),
+  Complete(false),
   SpecInvalid(true),
   SecretEnvMissing(true),
   ClusterUnreachable(true),

@@ -33,6 +33,7 @@ public class EventRecorder {
   /** Event names whose count is remembered; older ones are re-learned from the API server. */
   private static final int REMEMBERED = 4096;
   private static final int MAX_NAME = 253;
+  static final int MAX_MESSAGE = 1024;
 
   private final KubernetesClient client;
   private final Map<String, Integer> counts = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
@@ -46,7 +47,9 @@ public class EventRecorder {
     this.client = client;
   }
 
-  public void record(HasMetadata object, EventReason reason, String subject, String message) {
+  public void record(HasMetadata object, EventReason reason, String subject, String text) {
+    // kubectl shows an Event on one line; events.k8s.io caps a note at 1 KiB.
+    String message = text != null && text.length() > MAX_MESSAGE ? text.substring(0, MAX_MESSAGE - 3) + "..." : text;
     String ns = object.getMetadata().getNamespace();
     String name = name(object, reason, subject);
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();

@@ -74,9 +74,8 @@ public final class StatusAggregator {
     int repetitions = Math.max(1, in.repetitions());
     // An arm is done once it has all its runs; it succeeded when every one of them did.
     List<ArmStatus> done = arms.stream().filter(a -> ArmRuns.finished(a) >= repetitions).toList();
-    long succeeded = done.stream().filter(a -> a.runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)).count();
-    List<ArmStatus> failed = arms.stream().filter(a -> a.runs != null && a.runs.stream().anyMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Failed)
-        || (ArmRuns.finished(a) == 0 && ArmPhase.of(a.phase) == ArmPhase.Failed)).toList();
+    long succeeded = done.stream().filter(a -> ArmRuns.all(a).stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)).count();
+    List<ArmStatus> failed = arms.stream().filter(a -> ArmRuns.all(a).stream().anyMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Failed)).toList();
     ArmStatus current = arms.stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
     boolean inFlight = arms.stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
     boolean allDone = done.size() == arms.size();
@@ -180,7 +179,7 @@ public final class StatusAggregator {
 
   /** The message of an arm's (first) failed run, and how many of its runs failed. */
   private static String failure(ArmStatus a) {
-    List<dev.srt.operator.api.ArmRun> runs = a.runs == null ? List.of() : a.runs;
+    List<dev.srt.operator.api.ArmRun> runs = ArmRuns.all(a);
     List<dev.srt.operator.api.ArmRun> bad = runs.stream().filter(r -> ArmPhase.of(r.phase) == ArmPhase.Failed).toList();
     if (bad.isEmpty()) {
       return a.message;

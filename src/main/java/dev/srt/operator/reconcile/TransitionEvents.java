@@ -4,6 +4,8 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.Runs;
+import dev.srt.operator.verdict.Cells;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +33,10 @@ final class TransitionEvents implements StatusListener {
         && !hasReason(old, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)) {
       events.record(rc, EventReason.SecretEnvMissing, null, Conditions.find(next.conditions, StatusAggregator.DEGRADED).getMessage());
     }
+    if (!isTrue(old, StatusAggregator.COMPLETE) && isTrue(next, StatusAggregator.COMPLETE)) {
+      events.record(rc, EventReason.Complete, null, Conditions.find(next.conditions, StatusAggregator.COMPLETE).getMessage()
+          + verdictLine(next));
+    }
     Map<String, ArmStatus> before = new HashMap<>();
     if (old != null && old.arms != null) {
       old.arms.forEach(a -> before.put(a.name, a));
@@ -57,10 +63,29 @@ final class TransitionEvents implements StatusListener {
         EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
             : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
         String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results) : a.message;
-        events.record(rc, reason, subject, "arm " + a.name + ": " + is.name().toLowerCase()
+        int repetitions = rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec());
+        String which = repetitions > 1 && a.repetition != null ? " run " + a.repetition + "/" + repetitions : "";
+        events.record(rc, reason, subject, "arm " + a.name + which + ": " + is.name().toLowerCase()
             + (detail == null || detail.isEmpty() ? "" : ": " + detail));
       }
     }
+  }
+
+  /** {@code ; against a: b req/s +3.1% [-2.0, +8.2] no-difference, ...}: the verdicts in one line. */
+  static String verdictLine(RouterComparisonStatus s) {
+    if (s.verdicts == null || s.verdicts.isEmpty()) {
+      return "";
+    }
+    return "; against " + s.baseline + ": " + s.verdicts.stream().map(v -> v.arm + " " + Cells.verdictLine(v))
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  private static boolean isTrue(RouterComparisonStatus s, String type) {
+    if (s == null || s.conditions == null) {
+      return false;
+    }
+    var c = Conditions.find(s.conditions, type);
+    return c != null && Conditions.TRUE.equals(c.getStatus());
   }
 
   static boolean hasReason(RouterComparisonStatus s, String type, String reason) {

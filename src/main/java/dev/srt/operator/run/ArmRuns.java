@@ -69,9 +69,21 @@ public final class ArmRuns {
     to.summary = from.summary;
   }
 
+  /** An arm's finished runs: its recorded ones, and its current run once that finished, if not recorded yet. */
+  public static List<ArmRun> all(ArmStatus s) {
+    if (s == null) {
+      return List.of();
+    }
+    List<ArmRun> out = new ArrayList<>(s.runs == null ? List.of() : s.runs);
+    if (counts(ArmPhase.of(s.phase)) && (s.runId == null || out.stream().noneMatch(r -> s.runId.equals(r.runId)))) {
+      out.add(of(s));
+    }
+    return out;
+  }
+
   /** Finished runs of an arm (0 for none). */
   public static int finished(ArmStatus s) {
-    return s == null || s.runs == null ? 0 : s.runs.size();
+    return all(s).size();
   }
 
   /** The report of the arms' finished runs, in {@code arms} order. */

@@ -20,6 +20,7 @@ class CrdStructureTest {
         tuple("Cluster", ".spec.clusterRef.name", "string", 0),
         tuple("Phase", ".status.phase", "string", 0),
         tuple("Arms", ".status.armsSummary", "string", 0),
+        tuple("Runs", ".status.runsSummary", "string", 0),
         tuple("Current", ".status.currentArm", "string", 0),
         tuple("Ready", ".status.conditions[?(@.type==\"Ready\")].status", "string", 0),
         tuple("Age", ".metadata.creationTimestamp", "date", 0),

@@ -3,7 +3,10 @@ package dev.srt.operator.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.api.RouterStatus;
 import dev.srt.operator.api.WorkerCount;
 import dev.srt.operator.base.Mappers;
@@ -92,64 +95,58 @@ class ApplyOutputTest {
     assertThat(printed()).isEqualTo("arm  05:40:03  endpoint-ready name=worker-0 role=worker pid=42 metrics={\"a\":\"1\"}\n");
   }
 
-  @Test
-  void theSummaryHasOneRowPerArmResultsAndTheReasonsOfFailures() {
-    ApplyOutput o = new ApplyOutput(out, false, false, List.of("a", "bb", "c"), AT_T0_PLUS_7S);
-    ArmRunner.Run ok = run("a", "Succeeded", 2, true);
-    ok.ended = T0.plusSeconds(6);
-    Map<String, String> results = new LinkedHashMap<>();
-    results.put("request_throughput", "150.1775");
-    results.put("mean_ttft_ms", "395.09");
-    results.put("p99_ttft_ms", "748.24");
-    results.put("engine_cache_hit_rate", "0.6123");
-    results.put("worker_requests_max_over_min", "1.07");
-    ok.status.results = results;
-    ArmRunner.Run failed = run("bb", "Failed", 0, false);
-    failed.ended = T0.plusSeconds(65);
-    failed.status.message = "GateTimeout: worker-0 not ready after 3s";
-    Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
-    runs.put("a", ok);
-    runs.put("bb", failed);
+  private static ArmRun finished(String runId, int repetition, String phase, Double reqs, Double ttft, Double hit) {
+    ArmRun r = new ArmRun();
+    r.runId = runId;
+    r.repetition = repetition;
+    r.phase = phase;
+    if ("Succeeded".equals(phase)) {
+      r.results = new BenchmarkResults();
+      r.results.requestThroughput = reqs;
+      r.results.meanTtftMs = ttft;
+      r.results.p99TtftMs = ttft * 2;
+      r.results.engineCacheHitRate = hit;
+      r.results.completed = 100L;
+      r.results.failed = 0L;
+    } else {
+      r.message = "GateTimeout: worker-0 not ready after 3s";
+    }
+    return r;
+  }
 
-    o.summary(List.of("a", "bb", "c"), runs, Duration.ofSeconds(71));
+  @Test
+  void theSummaryHasOneRowPerArmWithMeansAndIntervalsThenTheVerdictsAndEveryRunThatFailed() {
+    ApplyOutput o = new ApplyOutput(out, false, false, List.of("a", "bb", "c"), AT_T0_PLUS_7S);
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    runs.put("a", List.of(finished("r00000001", 1, "Succeeded", 150.0, 400.0, 0.60), finished("r00000002", 2, "Succeeded", 152.0, 404.0, 0.62),
+        finished("r00000003", 3, "Succeeded", 148.0, 396.0, 0.61)));
+    runs.put("bb", List.of(finished("r00000004", 1, "Succeeded", 120.0, 500.0, 0.40), finished("r00000005", 2, "Failed", null, null, null),
+        finished("r00000006", 3, "Succeeded", 122.0, 510.0, 0.41)));
+    runs.put("c", List.of());
+    ComparisonReport report = ComparisonReport.of("cmp", runs, "a", 0.01);
+    Map<String, ArmStatus> latest = new LinkedHashMap<>();
+    latest.put("a", run("a", "Succeeded", 2, true).status);
+    latest.put("bb", run("bb", "Succeeded", 2, true).status);
+
+    o.summary(List.of("a", "bb", "c"), report, latest, 3, Duration.ofSeconds(71));
 
     assertThat(printed()).isEqualTo("""
 
-          ARM  PHASE      WORKERS  ROUTER     DURATION  REQ/S  MEAN TTFT  P99 TTFT  CACHE HIT  REQS MAX/MIN  RUN DIR
-          a    Succeeded  2/2      ready      6.0s      150.2  395 ms     748 ms    61.2%      1.07          /w/default/cmp/a/r1a2b3c4d
-          bb   Failed     0/2      not ready  1m05s     -      -          -         -          -             /w/default/cmp/bb/r1a2b3c4d
-          c    NotRun     -        -          -         -      -          -         -          -             -
+          ARM  RUNS  PHASE      REQ/S           MEAN TTFT        P99 TTFT           CACHE HIT    FAILED REQS  RUN DIR
+          a    3/3   Succeeded  150.00 ± 4.97   400.0 ± 9.9 ms   800.0 ± 19.9 ms    61.0 ± 2.5%  0.0%         /w/default/cmp/a/r1a2b3c4d
+          bb   2/3   Succeeded  121.00 ± 12.71  505.0 ± 63.5 ms  1010.0 ± 127.1 ms  40.5 ± 6.4%  0.0%         /w/default/cmp/bb/r1a2b3c4d
+          c    0/0   NotRun     -               -                -                  -            -            -
 
-          bb: failed: GateTimeout: worker-0 not ready after 3s
+        against a (difference of the means, Welch 95% interval):
+          bb  req/s -19.3% [-22.7, -16.0] worse · mean TTFT +26.3% [+17.5, +35.0] worse · p99 TTFT +26.3% [+17.5, +35.0] worse · cache hit -33.6% [-37.7, -29.5] worse
+          c   req/s - not-comparable · mean TTFT - not-comparable · p99 TTFT - not-comparable · cache hit - not-comparable
+          not-comparable: c has 0 succeeded runs with this metric (2 are needed)
+
+          bb run r00000005: failed: GateTimeout: worker-0 not ready after 3s
           c: not run
 
         1/3 arms succeeded in 1m11s
         """);
-  }
-
-  @Test
-  void succeededArmsAreComparedWithTheFirstInThroughputTtftAndCacheHits() {
-    Map<String, ArmRunner.Run> runs = new LinkedHashMap<>();
-    String[][] results = {
-        {"a", "Succeeded", "150.0", "400.0", "0.50"},
-        {"b", "Failed", "10.0", "9000.0", "0.01"},
-        {"c", "Succeeded", "120.0", "500.0", "0.35"},
-        {"d", "Succeeded", "165.0", "380.0", null}};
-    for (String[] row : results) {
-      ArmRunner.Run r = run(row[0], row[1], 2, true);
-      r.status.results = new LinkedHashMap<>();
-      r.status.results.put("request_throughput", row[2]);
-      r.status.results.put("mean_ttft_ms", row[3]);
-      if (row[4] != null) {
-        r.status.results.put("engine_cache_hit_rate", row[4]);
-      }
-      runs.put(row[0], r);
-    }
-    assertThat(ApplyOutput.relativeToFirst(List.of("a", "b", "c", "d"), runs)).containsExactly(
-        "c vs a: req/s -20.0%, mean TTFT +25.0%, cache hit -15.0 pts",
-        "d vs a: req/s +10.0%, mean TTFT -5.0%");
-    // One succeeded arm has nothing to be compared with.
-    assertThat(ApplyOutput.relativeToFirst(List.of("a", "b"), runs)).isEmpty();
   }
 
   @Test

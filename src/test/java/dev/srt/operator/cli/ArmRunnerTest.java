@@ -206,8 +206,8 @@ class ArmRunnerTest {
     assertThat(run.status.runDir).isEqualTo(tmp.resolve("default/qwen3-32b-routers/sgl-router/r1a2b3c4d").toString());
     assertThat(run.status.workers.ready).isEqualTo(2);
     assertThat(run.status.router.ready).isTrue();
-    assertThat(run.status.results).containsExactly(Map.entry("completed", "40"), Map.entry("request_throughput", "12.5"),
-        Map.entry("mean_ttft_ms", "80.0"));
+    assertThat(dev.srt.operator.base.Mappers.json().convertValue(run.status.results, Map.class)).containsExactly(
+        Map.entry("completed", 40L), Map.entry("request_throughput", 12.5), Map.entry("mean_ttft_ms", 80.0));
     assertThat(run.status.message).isEqualTo("benchmark finished");
     assertThat(run.ended).isNotNull();
     assertThat(script.calls).containsExactly("submitted 4242", "polled Submitted", "polled Starting", "polled Succeeded");

@@ -2,10 +2,13 @@ package dev.srt.operator.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.verdict.Metric;
+import dev.srt.operator.verdict.Summaries;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.util.LinkedHashMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,11 +19,19 @@ class ArmResultGaugesTest {
   private static ArmStatus arm(String name, String... results) {
     ArmStatus a = new ArmStatus();
     a.name = name;
-    a.results = new LinkedHashMap<>();
+    a.results = new BenchmarkResults();
     for (int i = 0; i + 1 < results.length; i += 2) {
-      a.results.put(results[i], results[i + 1]);
+      Metric.of(results[i]).orElseThrow().set(a.results, Double.parseDouble(results[i + 1]));
     }
     return a;
+  }
+
+  private static ArmRun run(double requestThroughput) {
+    ArmRun r = new ArmRun();
+    r.phase = "Succeeded";
+    r.results = new BenchmarkResults();
+    r.results.requestThroughput = requestThroughput;
+    return r;
   }
 
   private Double value(String comparison, String arm, String metric) {
@@ -32,13 +43,13 @@ class ArmResultGaugesTest {
   void oneSeriesPerArmAndNumericMetricUntilTheComparisonGoes() {
     ResourceID qwen = new ResourceID("qwen", "bench");
     ResourceID other = new ResourceID("other", "bench");
-    gauges.update(qwen, List.of(arm("sgl-router", "request_throughput", "156.5", "engine_cache_hit_rate", "0.511", "tag", "arm1"),
+    gauges.update(qwen, List.of(arm("sgl-router", "request_throughput", "156.5", "engine_cache_hit_rate", "0.511", "mean_ttft_ms", "NaN"),
         arm("dynamo-kv")));
     gauges.update(other, List.of(arm("sgl-router", "request_throughput", "99")));
 
     assertThat(value("qwen", "sgl-router", "request_throughput")).isEqualTo(156.5);
     assertThat(value("qwen", "sgl-router", "engine_cache_hit_rate")).isEqualTo(0.511);
-    assertThat(value("qwen", "sgl-router", "tag")).as("not a number").isNull();
+    assertThat(value("qwen", "sgl-router", "mean_ttft_ms")).as("not a finite number").isNull();
     assertThat(value("other", "sgl-router", "request_throughput")).isEqualTo(99.0);
     assertThat(registry.find(ArmResultGauges.NAME).tag("namespace", "bench").gauges()).hasSize(3);
 
@@ -46,6 +57,13 @@ class ArmResultGaugesTest {
     gauges.update(qwen, List.of(arm("sgl-router", "request_throughput", "160.0")));
     assertThat(value("qwen", "sgl-router", "request_throughput")).isEqualTo(160.0);
     assertThat(value("qwen", "sgl-router", "engine_cache_hit_rate")).isNull();
+
+    // Once an arm has runs, its gauge is their mean.
+    ArmStatus summed = arm("sgl-router", "request_throughput", "170.0");
+    summed.runs = List.of(run(150.0), run(160.0));
+    summed.summary = Summaries.of(summed.runs);
+    gauges.update(qwen, List.of(summed));
+    assertThat(value("qwen", "sgl-router", "request_throughput")).isEqualTo(155.0);
     gauges.remove(qwen);
     assertThat(value("qwen", "sgl-router", "request_throughput")).isNull();
     assertThat(value("other", "sgl-router", "request_throughput")).isEqualTo(99.0);

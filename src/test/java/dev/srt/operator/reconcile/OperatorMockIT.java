@@ -176,10 +176,12 @@ class OperatorMockIT {
     String table = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
     assertThat(code).as(table).isZero();
     assertThat(table).contains("3/3 arms succeeded");
-    assertThat(table.lines().filter(l -> l.strip().startsWith("dynamo-kv-policy ") && !l.contains(" vs "))).singleElement()
-        .satisfies(l -> assertThat(l.strip().split("\\s+")).startsWith("dynamo-kv-policy", "Succeeded", "2/2", "ready").contains("150.5", "50.0%"));
-    // each arm against the first: same throughput and TTFT, 40 points more cache hits than sgl-router's 10 %
-    assertThat(table).contains("dynamo-kv-policy vs sgl-router: req/s +0.0%, mean TTFT +0.0%, cache hit +40.0 pts");
+    assertThat(table.lines().filter(l -> l.strip().startsWith("dynamo-kv-policy ") && !l.contains("req/s"))).singleElement()
+        .satisfies(l -> assertThat(l.strip().split("\\s+")).startsWith("dynamo-kv-policy", "1/1", "Succeeded", "150.50").contains("50.0%"));
+    // each arm against the first: same throughput and TTFT, five times sgl-router's 10 % cache hits; one run
+    // each is not enough for a verdict
+    assertThat(table).contains("dynamo-kv-policy  req/s +0.0% not-comparable · mean TTFT +0.0% not-comparable")
+        .contains("cache hit +400.0% not-comparable");
   }
 
   @Test

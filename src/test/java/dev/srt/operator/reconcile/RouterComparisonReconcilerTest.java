@@ -261,11 +261,11 @@ class RouterComparisonReconcilerTest {
       return "Succeeded".equals(arm("sgl-router").phase);
     });
 
-    assertThat(arm("sgl-router").results).containsExactly(Map.entry("request_throughput", "150.5"),
-        Map.entry("engine_cache_hit_rate", "0.5000"));
+    assertThat(dev.srt.operator.base.Mappers.json().convertValue(arm("sgl-router").results, Map.class))
+        .containsExactly(Map.entry("request_throughput", 150.5), Map.entry("engine_cache_hit_rate", 0.5));
     assertThat(arm("sgl-router").message).isEqualTo("benchmark finished");
     assertThat(host.resultsCalls.get()).as("two failed reads, then one that worked").isEqualTo(3);
-    assertThat(seen).as("never succeeded without its results").noneMatch(s -> s.startsWith("Succeeded {}"));
+    assertThat(seen).as("never succeeded without its results").noneMatch(s -> s.equals("Succeeded null"));
   }
 
   @Test
@@ -278,7 +278,7 @@ class RouterComparisonReconcilerTest {
 
     await(() -> "Succeeded".equals(arm("sgl-router").phase));
 
-    assertThat(arm("sgl-router").results).isEmpty();
+    assertThat(arm("sgl-router").results).isNull();
     assertThat(arm("sgl-router").message)
         .isEqualTo("benchmark finished; no results: cannot read the result files: fake host: connection reset");
     assertThat(host.resultsCalls.get()).isEqualTo(RunObservations.MAX_RESULT_ATTEMPTS);
