@@ -249,6 +249,14 @@ public final class TestHosts {
   }
 
   /** Fails (required = "1") or skips the test when problem is non-null. */
+  /**
+   * Skips the calling test when {@code problem} (e.g. a missing program) is not null, or fails it
+   * with {@code SRT_E2E_REQUIRED=1}; {@code hint} says how to provide what is missing.
+   */
+  public static void require(String problem, String hint) {
+    require(problem, hint, System.getenv(REQUIRED_VAR));
+  }
+
   static void require(String problem, String hint, String required) {
     if (problem == null) {
       return;
