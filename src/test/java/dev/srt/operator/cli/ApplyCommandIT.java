@@ -160,6 +160,19 @@ class ApplyCommandIT {
     assertThat(run.path("results").path("p99_ttft_ms").asDouble()).isEqualTo(row.path("p99_ttft_ms").asDouble());
     assertThat(run.path("runDir").asText()).isEqualTo(results.getParent().getParent().toString());
     assertThat(report.path("arms").get(0).path("summary").path("n").asInt()).isEqualTo(1);
+
+    // The report people look at: one self-contained page, and the same tables in Markdown.
+    Path page = tmp.resolve("report.html");
+    Result pretty = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--markdown", "--html", page.toString());
+    assertThat(pretty.code()).as(pretty.toString()).isZero();
+    assertThat(pretty.out()).contains("## Router comparison qwen3-32b-routers", "### Verdicts against sgl-router", "### Runs");
+    for (String runId : runIds) {
+      assertThat(pretty.out()).contains(runId);
+    }
+    var dom = org.jsoup.Jsoup.parse(Files.readString(page));
+    assertThat(dom.select("svg")).isNotEmpty();
+    assertThat(dom.select("script")).isEmpty();
+    assertThat(dom.text()).contains("qwen3-32b-routers", "sgl-router", "dynamo-kv-policy", "/models/Qwen3-32B-FP8");
   }
 
   /**
