@@ -122,15 +122,16 @@ final class ApplyOutput implements ArmRunner.Listener {
   }
 
   /**
-   * {@code Starting    workers 1/2  router not ready}: what the live line shows besides time; a
-   * run waiting for the host's lease says whom it waits for.
+   * {@code Starting    workers 1/2  router not ready} (per role: {@code workers prefill 1/1, decode
+   * 0/1}): what the live line shows besides time; a run waiting for the host's lease says whom it
+   * waits for.
    */
   static String state(ArmStatus s) {
     String phase = s.phase == null ? "Pending" : s.phase;
     if (ArmPhase.of(phase) == ArmPhase.Queued && s.message != null) {
       return String.format("%-12s  %s", phase, s.message);
     }
-    String workers = s.workers == null ? "-" : s.workers.ready + "/" + s.workers.total;
+    String workers = s.workers == null ? "-" : s.workers.summary();
     String router = s.router != null && s.router.ready ? "router ready" : "router not ready";
     return String.format("%-12s  workers %-3s  %-16s", phase, workers, router);
   }
