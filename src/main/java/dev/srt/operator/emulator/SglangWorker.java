@@ -31,7 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Timing: requests wait for one of {@code --max-running-requests} slots, then prefill one at a
  * time (a GPU prefills one batch at a time, which is what makes cache misses queue up), then
- * decode concurrently, each as {@link LatencyModel} says.
+ * decode concurrently, each as {@link LatencyModel} says, with this process's seeded
+ * {@link RunNoise}.
  */
 public final class SglangWorker implements EmulatedProcess {
   static final String VERSION = "0.5.18+emulated";
@@ -107,7 +108,7 @@ public final class SglangWorker implements EmulatedProcess {
           a.getInt("--max-total-tokens", 262144),
           envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS_PORT_" + port, envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300)),
           "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
-          LatencyModel.fromEnv(env),
+          LatencyModel.fromEnv(env, "sglang:" + port),
           env.get("CUDA_VISIBLE_DEVICES"),
           a.getInt("--nnodes", 1),
           a.getInt("--node-rank", 0),
@@ -426,18 +427,24 @@ public final class SglangWorker implements EmulatedProcess {
     }
   }
 
-  /** Looks the prompt up in the cache, spends the prefill time, caches it; returns cached tokens. */
+  /**
+   * Takes the prefill lane, looks the prompt up in the cache, spends the prefill time, caches it;
+   * returns cached tokens. The lookup happens when the request is scheduled, not when it arrives,
+   * as SGLang matches the radix cache when it forms a batch: a request queued behind another of
+   * its prefix group finds that prefix cached.
+   */
   private int prefill(List<String> prompt) {
     long[] chain = BlockHasher.chain(prompt, opts.pageSize());
-    int cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
     sleep(opts.latency().baseNanos());
+    int cached;
     prefillLane.lock();
     try {
-      sleep(opts.latency().prefillNanos(prompt.size() - cached));
+      cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
+      sleep(opts.latency().prefillNanos(prompt.size() - cached, cached));
+      cache.insert(chain);
     } finally {
       prefillLane.unlock();
     }
-    cache.insert(chain);
     promptTokens.add(prompt.size());
     cachedTokens.add(cached);
     return cached;
