@@ -14,23 +14,19 @@ import java.util.Map;
  */
 public record LatencyModel(double baseMs, double prefillMsPerToken, double cachedMsPerToken, double decodeMsPerToken,
     double speed, RunNoise noise) {
+  static final String SPEED_ENV = "SRT_EMULATOR_SPEED";
+  private static final String SPEED_EXPECTED = "a positive number";
   public static final LatencyModel DEFAULT = new LatencyModel(0.5, 0.15, 0.0075, 0.1, 1.0, RunNoise.NONE);
 
   public LatencyModel {
     if (!(speed > 0) || Double.isInfinite(speed)) {
-      throw new IllegalArgumentException("SRT_EMULATOR_SPEED must be a positive number, got " + speed);
+      throw EnvNumber.invalid(SPEED_ENV, SPEED_EXPECTED, speed);
     }
   }
 
   /** The defaults with {@code SRT_EMULATOR_SPEED} and the noise of the process {@code identity} ({@link EmulatorSeed}). */
   public static LatencyModel fromEnv(Map<String, String> env, String identity) {
-    String speed = env.get("SRT_EMULATOR_SPEED");
-    double s;
-    try {
-      s = speed == null || speed.isBlank() ? 1.0 : Double.parseDouble(speed.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("SRT_EMULATOR_SPEED must be a positive number, got " + speed);
-    }
+    double s = EnvNumber.read(env, SPEED_ENV, 1.0, SPEED_EXPECTED);
     return new LatencyModel(DEFAULT.baseMs, DEFAULT.prefillMsPerToken, DEFAULT.cachedMsPerToken, DEFAULT.decodeMsPerToken, s,
         RunNoise.fromEnv(env, identity));
   }

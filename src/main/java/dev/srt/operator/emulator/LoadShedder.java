@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LoadShedder {
   public static final String RATIO_ENV = "SRT_EMULATOR_FAIL_RATIO";
+  private static final String RATIO_EXPECTED = "a number from 0 to 1";
 
   private final double ratio;
   private final Random random;
@@ -21,7 +22,7 @@ public final class LoadShedder {
 
   public LoadShedder(double ratio, long seed) {
     if (!(ratio >= 0 && ratio <= 1)) {
-      throw new IllegalArgumentException(RATIO_ENV + " must be a number from 0 to 1, got " + ratio);
+      throw EnvNumber.invalid(RATIO_ENV, RATIO_EXPECTED, ratio);
     }
     this.ratio = ratio;
     this.random = new Random(seed);
@@ -29,13 +30,7 @@ public final class LoadShedder {
 
   /** {@code identity} names the router process, e.g. {@code sgl-router:8000}. */
   public static LoadShedder fromEnv(Map<String, String> env, String identity) {
-    String v = env.get(RATIO_ENV);
-    double ratio;
-    try {
-      ratio = v == null || v.isBlank() ? 0 : Double.parseDouble(v.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(RATIO_ENV + " must be a number from 0 to 1, got " + v);
-    }
+    double ratio = EnvNumber.read(env, RATIO_ENV, 0, RATIO_EXPECTED);
     return new LoadShedder(ratio, EmulatorSeed.of(env, identity + "/shed"));
   }
 

@@ -16,6 +16,9 @@ public final class RunNoise {
   /** Spread of each timed step; averages out over a benchmark's hundreds of requests. */
   static final double STEP_SIGMA = 0.10;
 
+  static final String SCALE_ENV = "SRT_EMULATOR_NOISE";
+  private static final String SCALE_EXPECTED = "a non-negative number";
+
   public static final RunNoise NONE = new RunNoise(1.0, 0, new Random(0));
 
   private final double speedFactor;
@@ -31,7 +34,7 @@ public final class RunNoise {
   /** Draws the process's speed factor from its {@link EmulatorSeed}; the same seed gives the same noise. */
   public static RunNoise seeded(long seed, double scale) {
     if (!(scale >= 0) || Double.isInfinite(scale)) {
-      throw new IllegalArgumentException("SRT_EMULATOR_NOISE must be a non-negative number, got " + scale);
+      throw EnvNumber.invalid(SCALE_ENV, SCALE_EXPECTED, scale);
     }
     if (scale == 0) {
       return NONE;
@@ -41,14 +44,7 @@ public final class RunNoise {
   }
 
   public static RunNoise fromEnv(Map<String, String> env, String identity) {
-    String scale = env.get("SRT_EMULATOR_NOISE");
-    double s;
-    try {
-      s = scale == null || scale.isBlank() ? 1.0 : Double.parseDouble(scale.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("SRT_EMULATOR_NOISE must be a non-negative number, got " + scale);
-    }
-    return seeded(EmulatorSeed.of(env, identity + "/speed"), s);
+    return seeded(EmulatorSeed.of(env, identity + "/speed"), EnvNumber.read(env, SCALE_ENV, 1.0, SCALE_EXPECTED));
   }
 
   /** Above 1 the process is faster than nominal for its whole life. */
