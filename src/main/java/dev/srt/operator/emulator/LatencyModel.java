@@ -8,7 +8,7 @@ import java.util.Map;
  * still reads its KV blocks) and a cost per generated token (decode), all divided by
  * {@code SRT_EMULATOR_SPEED} and by the process's {@link RunNoise} speed factor, each step times
  * the noise's jitter. The defaults make an uncached 2k-token prompt cost about 300 ms of prefill
- * against about 25 ms when its 2048-token prefix is cached: large enough that the prefill lane,
+ * against about 35 ms when its 2048-token prefix is cached: large enough that the prefill lane,
  * not the emulator's own CPU use, limits a benchmark on a busy 2-core machine, so cache hits show
  * in TTFT and throughput, and small enough that a scaled benchmark fits in seconds.
  */
