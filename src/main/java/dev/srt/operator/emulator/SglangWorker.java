@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An SGLang engine ({@code python3 -m sglang.launch_server}) without a GPU: the HTTP surface the
@@ -30,7 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * worker are faster, and the native gRPC port the Dynamo sidecar attaches to.
  *
  * <p>Timing: requests wait for one of {@code --max-running-requests} slots, then prefill one at a
- * time (a GPU prefills one batch at a time, which is what makes cache misses queue up), then
+ * time on the {@link PrefillLane} (a GPU prefills one batch at a time, which is what makes cache
+ * misses queue up), then
  * decode concurrently, each as {@link LatencyModel} says, with this process's seeded
  * {@link RunNoise}.
  */
@@ -129,7 +129,7 @@ public final class SglangWorker implements EmulatedProcess {
   private final Options opts;
   private final PrefixCache cache;
   private final Semaphore runningSlots;
-  private final ReentrantLock prefillLane = new ReentrantLock(true);
+  private final PrefillLane prefillLane = new PrefillLane();
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
   private final LongAdder promptTokens = new LongAdder();
@@ -428,23 +428,23 @@ public final class SglangWorker implements EmulatedProcess {
   }
 
   /**
-   * Takes the prefill lane, looks the prompt up in the cache, spends the prefill time, caches it;
-   * returns cached tokens. The lookup happens when the request is scheduled, not when it arrives,
-   * as SGLang matches the radix cache when it forms a batch: a request queued behind another of
-   * its prefix group finds that prefix cached.
+   * Books the prefill lane, spends the prefill time, caches the prompt; returns cached tokens. The
+   * cache is looked up when the request gets its turn on the lane, not when it arrives, as SGLang
+   * matches its radix cache when it forms a batch: a request queued behind another of its prefix
+   * group finds that prefix cached. Bookings are in lane order, so matching and inserting at
+   * booking time is what each prompt would see when its turn comes.
    */
   private int prefill(List<String> prompt) {
     long[] chain = BlockHasher.chain(prompt, opts.pageSize());
     sleep(opts.latency().baseNanos());
     int cached;
-    prefillLane.lock();
-    try {
+    long done;
+    synchronized (prefillLane) {
       cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
-      sleep(opts.latency().prefillNanos(prompt.size() - cached, cached));
       cache.insert(chain);
-    } finally {
-      prefillLane.unlock();
+      done = prefillLane.book(opts.latency().prefillNanos(prompt.size() - cached, cached));
     }
+    sleepUntil(done);
     promptTokens.add(prompt.size());
     cachedTokens.add(cached);
     return cached;
@@ -488,8 +488,11 @@ public final class SglangWorker implements EmulatedProcess {
   }
 
   private static void sleep(long nanos) {
-    long deadline = System.nanoTime() + nanos;
-    for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+    sleepUntil(System.nanoTime() + nanos);
+  }
+
+  private static void sleepUntil(long deadline) {
+    for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
       LockSupport.parkNanos(left);
     }
   }
