@@ -1,6 +1,7 @@
 package dev.srt.operator.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -223,7 +225,7 @@ public final class AiPerf {
         try {
           outcomes.add(f.get());
         } catch (java.util.concurrent.ExecutionException ex) {
-          outcomes.add(new BenchServing.Outcome(false, 0, 0, 0, 0, 0, List.of(), String.valueOf(ex.getCause())));
+          outcomes.add(BenchServing.Outcome.failed(0, RequestFailure.exception(ex.getCause())));
         }
       }
       return outcomes;
@@ -276,10 +278,31 @@ public final class AiPerf {
     r.putObject("output_token_throughput").put("unit", "tokens/sec").put("avg", outTokens / seconds);
     r.putObject("request_count").put("unit", "requests").put("avg", ok.size());
     r.putObject("benchmark_duration").put("unit", "sec").put("avg", seconds);
-    var errors = r.putArray("error_summary");
-    outcomes.stream().filter(o -> !o.success()).map(BenchServing.Outcome::error).distinct().limit(20)
-        .forEach(e -> errors.addObject().put("error", e).put("count", outcomes.stream().filter(o -> !o.success() && e.equals(o.error())).count()));
+    errorSummary(r.putArray("error_summary"), outcomes);
     return r;
+  }
+
+  /**
+   * AIPerf's {@code error_summary}: one {@code {"error_details": {code, type, message}, "count": N}}
+   * per distinct error, most frequent first.
+   */
+  private static void errorSummary(ArrayNode summary, List<BenchServing.Outcome> outcomes) {
+    Map<RequestFailure, Long> counts = new LinkedHashMap<>();
+    outcomes.stream().filter(o -> !o.success()).forEach(o -> counts.merge(o.failure(), 1L, Long::sum));
+    counts.entrySet().stream().sorted(Map.Entry.<RequestFailure, Long>comparingByValue().reversed()).forEach(e -> {
+      ObjectNode entry = summary.addObject();
+      errorDetails(entry.putObject("error_details"), e.getKey());
+      entry.put("count", e.getValue());
+    });
+  }
+
+  private static void errorDetails(ObjectNode d, RequestFailure f) {
+    if (f.code() > 0) {
+      d.put("code", f.code());
+    } else {
+      d.putNull("code");
+    }
+    d.put("type", f.type()).put("message", f.message());
   }
 
   private static void record(ObjectNode r, String tag, String unit, List<BenchServing.Outcome> ok,
@@ -307,7 +330,7 @@ public final class AiPerf {
       m.putObject("input_sequence_length").put("value", o.promptLen()).put("unit", "tokens");
       m.putObject("output_sequence_length").put("value", o.outputLen()).put("unit", "tokens");
     } else {
-      rec.putObject("error").put("message", o.error());
+      errorDetails(rec.putObject("error"), o.failure());
     }
     return rec;
   }

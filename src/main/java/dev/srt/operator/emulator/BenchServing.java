@@ -44,7 +44,7 @@ public final class BenchServing {
       double requestRate, int maxConcurrency, int gspGroups, int gspPerGroup, int gspSystemLen,
       int gspQuestionLen, int gspOutputLen, boolean gspOrdered, int randomInputLen, int randomOutputLen, double randomRangeRatio,
       String outputFile, int warmupRequests, boolean flushCache, String tag, JsonNode extraBody, boolean ignoreEos,
-      double temperature, double readyTimeoutSec, double scale) {
+      double temperature, double readyTimeoutSec, double scale, boolean outputDetails) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sglang.bench_serving")
@@ -56,7 +56,7 @@ public final class BenchServing {
           .value("--random-input-len").value("--random-output-len").value("--random-range-ratio")
           .value("--output-file").flag("--disable-tqdm").value("--warmup-requests").flag("--flush-cache")
           .value("--tag").value("--extra-request-body").flag("--disable-ignore-eos").value("--temperature")
-          .value("--ready-check-timeout-sec")
+          .value("--ready-check-timeout-sec").flag("--output-details")
           .parse(argv);
       a.reportIgnored("sglang.bench_serving", err);
       String backend = a.get("--backend", "sglang");
@@ -78,13 +78,14 @@ public final class BenchServing {
           a.getInt("--random-input-len", 1024), a.getInt("--random-output-len", 1024), a.getDouble("--random-range-ratio", 0.0),
           a.get("--output-file"), a.getInt("--warmup-requests", 1), a.flag("--flush-cache"), a.get("--tag"),
           extra == null ? Json.object() : Json.parse(extra), !a.flag("--disable-ignore-eos"), a.getDouble("--temperature", 0.0),
-          a.getDouble("--ready-check-timeout-sec", 60), scaleEnv == null ? DEFAULT_SCALE : Double.parseDouble(scaleEnv));
+          a.getDouble("--ready-check-timeout-sec", 60), scaleEnv == null ? DEFAULT_SCALE : Double.parseDouble(scaleEnv),
+          a.flag("--output-details"));
     }
 
     /** Only the request side, for a client with a schedule of its own (AIPerf). */
     static Options client(String baseUrl, long seed, JsonNode extraBody, boolean ignoreEos) {
       return new Options("sglang-oai-chat", baseUrl, null, "custom", 0, seed, Double.POSITIVE_INFINITY, DEFAULT_MAX_CONCURRENCY,
-          0, 0, 0, 0, 0, false, 0, 0, 0, null, 0, false, null, extraBody, ignoreEos, 0.0, 60, 1.0);
+          0, 0, 0, 0, 0, false, 0, 0, 0, null, 0, false, null, extraBody, ignoreEos, 0.0, 60, 1.0, false);
     }
 
     int scaled(int n) {
@@ -96,9 +97,17 @@ public final class BenchServing {
     }
   }
 
-  /** What one request did. */
+  /** What one request did; {@code failure} is null for a success. */
   record Outcome(boolean success, int promptLen, int outputLen, int retokenized, double latency, double ttft,
-      List<Double> itls, String error) {}
+      List<Double> itls, String text, RequestFailure failure) {
+    static Outcome failed(int promptLen, RequestFailure failure) {
+      return new Outcome(false, promptLen, 0, 0, 0, 0, List.of(), "", failure);
+    }
+
+    String error() {
+      return failure == null ? null : failure.toString();
+    }
+  }
 
   private final Options opts;
   private final PrintStream out;
@@ -115,7 +124,11 @@ public final class BenchServing {
     this.err = err;
   }
 
-  /** Runs the benchmark; the exit status is 1 when any request failed or none completed. */
+  /**
+   * Runs the benchmark; the exit status is 1 only when no request completed. Like the real tool,
+   * failed requests are reported (not in {@code completed}; in {@code errors} with
+   * {@code --output-details}) and do not fail the benchmark.
+   */
   public int run() throws IOException, InterruptedException {
     if (!opts.backend().endsWith("-chat")) {
       err.println("bench_serving (emulated): backend " + opts.backend() + " is sent to /v1/chat/completions, "
@@ -155,7 +168,7 @@ public final class BenchServing {
         outcomes.stream().filter(o -> !o.success()).limit(3).forEach(o -> err.println("bench_serving (emulated): request failed: " + o.error()));
         err.println("bench_serving (emulated): " + failed + " of " + outcomes.size() + " requests failed");
       }
-      return failed > 0 || result.path("completed").asInt() == 0 ? 1 : 0;
+      return result.path("completed").asInt() == 0 ? 1 : 0;
     } finally {
       pool.shutdownNow();
     }
@@ -264,7 +277,7 @@ public final class BenchServing {
       try {
         outcomes.add(f.get());
       } catch (java.util.concurrent.ExecutionException e) {
-        outcomes.add(new Outcome(false, 0, 0, 0, 0, 0, List.of(), String.valueOf(e.getCause())));
+        outcomes.add(Outcome.failed(0, RequestFailure.exception(e.getCause())));
       }
     }
     return outcomes;
@@ -291,15 +304,15 @@ public final class BenchServing {
       HttpResponse<InputStream> resp = Http.request(client, req, HttpResponse.BodyHandlers.ofInputStream());
       try (BufferedReader in = new BufferedReader(new InputStreamReader(resp.body(), StandardCharsets.UTF_8))) {
         if (resp.statusCode() != 200) {
-          return failure(p, "HTTP " + resp.statusCode() + ": " + in.lines().reduce("", String::concat));
+          return Outcome.failed(p.promptLen(), RequestFailure.http(resp.statusCode(), in.lines().reduce("", String::concat)));
         }
         return readStream(p, in, start);
       }
     } catch (IOException | RuntimeException e) {
-      return failure(p, e.toString());
+      return Outcome.failed(p.promptLen(), RequestFailure.exception(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return failure(p, "interrupted");
+      return Outcome.failed(p.promptLen(), RequestFailure.of("interrupted"));
     } finally {
       inFlight.decrementAndGet();
     }
@@ -323,7 +336,7 @@ public final class BenchServing {
       }
       JsonNode chunk = Json.parse(data);
       if (chunk.has("error")) {
-        return failure(p, chunk.get("error").toString());
+        return Outcome.failed(p.promptLen(), RequestFailure.inStream(chunk.get("error")));
       }
       JsonNode usage = chunk.path("usage");
       if (usage.isObject()) {
@@ -344,15 +357,11 @@ public final class BenchServing {
       tokensBySecond.merge((t - benchStart.get()) / 1_000_000_000L, ChatPrompt.countWords(content), Integer::sum);
     }
     if (!done) {
-      return failure(p, "stream ended without [DONE]");
+      return Outcome.failed(p.promptLen(), RequestFailure.of("stream ended without [DONE]"));
     }
     int words = ChatPrompt.countWords(text.toString());
     return new Outcome(true, p.promptLen(), completionTokens >= 0 ? completionTokens : words, words,
-        (System.nanoTime() - start) / 1e9, ttft, itls, null);
-  }
-
-  private static Outcome failure(BenchWorkload.Prompt p, String error) {
-    return new Outcome(false, p.promptLen(), 0, 0, 0, 0, List.of(), error);
+        (System.nanoTime() - start) / 1e9, ttft, itls, text.toString(), null);
   }
 
   /** The result line, with bench_serving's key names and semantics. */
@@ -411,6 +420,9 @@ public final class BenchServing {
     r.putNull("accept_length");
     r.put("max_output_tokens_per_s", tokensBySecond.values().stream().mapToInt(Integer::intValue).max().orElse(0));
     r.put("max_concurrent_requests", maxInFlight.get());
+    if (opts.outputDetails()) {
+      details(r, outcomes);
+    }
     ObjectNode emu = r.putObject("emulator");
     emu.put("scale", opts.scale()).put("num_requests", outcomes.size()).put("failed", outcomes.size() - completed);
     ObjectNode asked = emu.putObject("requested");
@@ -425,6 +437,33 @@ public final class BenchServing {
           .put("random_output_len", opts.randomOutputLen());
     }
     return r;
+  }
+
+  /** Words of each generated text kept under {@code --output-details}: the result line stays small. */
+  static final int DETAIL_TEXT_WORDS = 8;
+
+  /**
+   * {@code --output-details}: one entry per request, failures included, in request order, as the
+   * real tool writes them (seconds; an empty error for a success). Generated texts are cut to
+   * their first {@value #DETAIL_TEXT_WORDS} words.
+   */
+  private static void details(ObjectNode r, List<Outcome> outcomes) {
+    var inputLens = r.putArray("input_lens");
+    var outputLens = r.putArray("output_lens");
+    var ttfts = r.putArray("ttfts");
+    var itls = r.putArray("itls");
+    var texts = r.putArray("generated_texts");
+    var errors = r.putArray("errors");
+    for (Outcome o : outcomes) {
+      inputLens.add(o.promptLen());
+      outputLens.add(o.outputLen());
+      ttfts.add(o.ttft());
+      var gaps = itls.addArray();
+      o.itls().forEach(gaps::add);
+      String[] words = o.text().isBlank() ? new String[0] : o.text().trim().split("\\s+");
+      texts.add(String.join(" ", java.util.Arrays.asList(words).subList(0, Math.min(words.length, DETAIL_TEXT_WORDS))));
+      errors.add(o.failure() == null ? "" : o.failure().benchServingText());
+    }
   }
 
   private static void stats(ObjectNode r, String name, List<Double> values) {

@@ -73,6 +73,7 @@ public final class DynamoFrontend implements EmulatedProcess {
   private final DoubleAdder predictedHits = new DoubleAdder();
   private final LongAdder kvDecisions = new LongAdder();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private final LoadShedder shedder;
   private volatile Dispatcher dispatcher;
   private volatile PrefillDecodeRouting disaggregated;
   private volatile DiscoveryBackend.InstanceSource discovery;
@@ -82,6 +83,7 @@ public final class DynamoFrontend implements EmulatedProcess {
     this.opts = opts;
     this.env = env;
     this.err = err;
+    this.shedder = LoadShedder.fromEnv(env, "dynamo-frontend:" + opts.httpPort());
   }
 
   /** Fails like Dynamo when it is not installed or the policy YAML names a type the wheel lacks. */
@@ -98,7 +100,7 @@ public final class DynamoFrontend implements EmulatedProcess {
         .on("/v1/models", this::models)
         .onPrefix("/v1/models/", this::modelReady)
         .on("/metrics", ex -> Http.send(ex, 200, PrometheusText.CONTENT_TYPE, metrics()))
-        .on("/v1/chat/completions", this::chat));
+        .on("/v1/chat/completions", shedder.guard(this::chat)));
     server.start();
     err.printf("dynamo.frontend (emulated): listening on http://127.0.0.1:%d, router mode %s%s%n", port(), opts.routerMode(),
         opts.policyConfig() == null ? "" : ", policy config " + opts.policyConfig());

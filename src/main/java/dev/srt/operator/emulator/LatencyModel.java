@@ -4,26 +4,31 @@ import java.util.Map;
 
 /**
  * How long the emulated engine takes: a fixed overhead per request, a cost per prompt token that
- * missed the prefix cache (prefill) and a cost per generated token (decode), all divided by
- * {@code SRT_EMULATOR_SPEED}. The defaults make a canary request take about a millisecond and an
- * uncached 2k-token prompt about 90 ms of prefill against 5 ms when its 2048-token prefix is
- * cached: large enough against the emulator's own CPU overhead that cache-aware routing shows in
- * TTFT, small enough that a scaled benchmark fits in seconds.
+ * missed the prefix cache (prefill), a much smaller cost per prompt token the cache served (a GPU
+ * still reads its KV blocks) and a cost per generated token (decode), all divided by
+ * {@code SRT_EMULATOR_SPEED} and by the process's {@link RunNoise} speed factor, each step times
+ * the noise's jitter. The defaults make an uncached 2k-token prompt cost about 300 ms of prefill
+ * against about 35 ms when its 2048-token prefix is cached: large enough that the prefill lane,
+ * not the emulator's own CPU use, limits a benchmark on a busy 2-core machine, so cache hits show
+ * in TTFT and throughput, and small enough that a scaled benchmark fits in seconds.
  */
-public record LatencyModel(double baseMs, double prefillMsPerToken, double decodeMsPerToken, double speed) {
-  public static final LatencyModel DEFAULT = new LatencyModel(0.5, 0.04, 0.1, 1.0);
+public record LatencyModel(double baseMs, double prefillMsPerToken, double cachedMsPerToken, double decodeMsPerToken,
+    double speed, RunNoise noise) {
+  static final String SPEED_ENV = "SRT_EMULATOR_SPEED";
+  private static final String SPEED_EXPECTED = "a positive number";
+  public static final LatencyModel DEFAULT = new LatencyModel(0.5, 0.15, 0.0075, 0.1, 1.0, RunNoise.NONE);
 
   public LatencyModel {
-    if (!(speed > 0)) {
-      throw new IllegalArgumentException("SRT_EMULATOR_SPEED must be a positive number, got " + speed);
+    if (!(speed > 0) || Double.isInfinite(speed)) {
+      throw EnvNumber.invalid(SPEED_ENV, SPEED_EXPECTED, speed);
     }
   }
 
-  public static LatencyModel fromEnv(Map<String, String> env) {
-    String speed = env.get("SRT_EMULATOR_SPEED");
-    return speed == null || speed.isBlank()
-        ? DEFAULT
-        : new LatencyModel(DEFAULT.baseMs, DEFAULT.prefillMsPerToken, DEFAULT.decodeMsPerToken, Double.parseDouble(speed.trim()));
+  /** The defaults with {@code SRT_EMULATOR_SPEED} and the noise of the process {@code identity} ({@link EmulatorSeed}). */
+  public static LatencyModel fromEnv(Map<String, String> env, String identity) {
+    double s = EnvNumber.read(env, SPEED_ENV, 1.0, SPEED_EXPECTED);
+    return new LatencyModel(DEFAULT.baseMs, DEFAULT.prefillMsPerToken, DEFAULT.cachedMsPerToken, DEFAULT.decodeMsPerToken, s,
+        RunNoise.fromEnv(env, identity));
   }
 
   /** Per-request overhead (tokenizing, scheduling), paid outside the prefill lane. */
@@ -31,9 +36,9 @@ public record LatencyModel(double baseMs, double prefillMsPerToken, double decod
     return nanos(baseMs);
   }
 
-  /** Time the prefill lane is busy with the tokens the cache did not cover. */
-  public long prefillNanos(int uncachedTokens) {
-    return nanos(Math.max(0, uncachedTokens) * prefillMsPerToken);
+  /** Time the prefill lane is busy with a prompt: full cost for the tokens the cache missed, a little for the rest. */
+  public long prefillNanos(int uncachedTokens, int cachedTokens) {
+    return nanos(Math.max(0, uncachedTokens) * prefillMsPerToken + Math.max(0, cachedTokens) * cachedMsPerToken);
   }
 
   public long decodeNanos(int tokens) {
@@ -41,6 +46,6 @@ public record LatencyModel(double baseMs, double prefillMsPerToken, double decod
   }
 
   private long nanos(double ms) {
-    return Math.round(ms * 1_000_000 / speed);
+    return Math.round(ms * 1_000_000 / (speed * noise.speedFactor()) * noise.jitter());
   }
 }

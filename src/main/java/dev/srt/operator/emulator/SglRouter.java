@@ -83,9 +83,18 @@ public final class SglRouter implements EmulatedProcess {
   });
   private volatile HttpServer server;
 
+  private final LoadShedder shedder;
+
+  /** The router of {@code emulate sgl-router}, which takes its knobs from the process environment. */
   public SglRouter(Options opts) {
+    this(opts, System.getenv());
+  }
+
+  /** {@code env} supplies {@code SRT_EMULATOR_FAIL_RATIO} and the seed ({@link LoadShedder}). */
+  public SglRouter(Options opts, Map<String, String> env) {
     this.opts = opts;
     this.dispatcher = new Dispatcher(policy(opts.policy()));
+    this.shedder = LoadShedder.fromEnv(env, "sgl-router:" + opts.port());
   }
 
   @Override
@@ -96,7 +105,7 @@ public final class SglRouter implements EmulatedProcess {
         .on("/readyz", ex -> count(ex, () -> Http.sendStatus(ex, readyWorkers().isEmpty() ? 503 : 200)))
         .on("/metrics", ex -> count(ex, () -> Http.send(ex, 200, PrometheusText.CONTENT_TYPE, metrics())))
         .on("/v1/models", ex -> count(ex, () -> models(ex)))
-        .on("/v1/chat/completions", ex -> count(ex, () -> chat(ex)))
+        .on("/v1/chat/completions", ex -> count(ex, () -> shedder.guard(this::chat).handle(ex)))
         .on("/flush_cache", ex -> count(ex, () -> flushCache(ex))));
     server.start();
     System.err.printf("sgl-router (emulated): listening on http://127.0.0.1:%d, policy %s, %d worker(s) to register%n",

@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An SGLang engine ({@code python3 -m sglang.launch_server}) without a GPU: the HTTP surface the
@@ -30,8 +29,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * worker are faster, and the native gRPC port the Dynamo sidecar attaches to.
  *
  * <p>Timing: requests wait for one of {@code --max-running-requests} slots, then prefill one at a
- * time (a GPU prefills one batch at a time, which is what makes cache misses queue up), then
- * decode concurrently, each as {@link LatencyModel} says.
+ * time on the {@link PrefillLane} (a GPU prefills one batch at a time, which is what makes cache
+ * misses queue up), then
+ * decode concurrently, each as {@link LatencyModel} says, with this process's seeded
+ * {@link RunNoise}.
  */
 public final class SglangWorker implements EmulatedProcess {
   static final String VERSION = "0.5.18+emulated";
@@ -113,7 +114,7 @@ public final class SglangWorker implements EmulatedProcess {
           a.getInt("--max-total-tokens", 262144),
           envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS_PORT_" + port, envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300)),
           "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
-          LatencyModel.fromEnv(env),
+          LatencyModel.fromEnv(env, "sglang:" + port),
           env.get("CUDA_VISIBLE_DEVICES"),
           a.getInt("--nnodes", 1),
           a.getInt("--node-rank", 0),
@@ -150,7 +151,7 @@ public final class SglangWorker implements EmulatedProcess {
   private final Disaggregation disaggregation;
   private final PrefixCache cache;
   private final Semaphore runningSlots;
-  private final ReentrantLock prefillLane = new ReentrantLock(true);
+  private final PrefillLane prefillLane = new PrefillLane();
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
   private final LongAdder promptTokens = new LongAdder();
@@ -493,18 +494,24 @@ public final class SglangWorker implements EmulatedProcess {
     return transfer.cachedTokens();
   }
 
-  /** Looks the prompt up in the cache, spends the prefill time, caches it; returns cached tokens. */
+  /**
+   * Books the prefill lane, spends the prefill time, caches the prompt; returns cached tokens. The
+   * cache is looked up when the request gets its turn on the lane, not when it arrives, as SGLang
+   * matches its radix cache when it forms a batch: a request queued behind another of its prefix
+   * group finds that prefix cached. Bookings are in lane order, so matching and inserting at
+   * booking time is what each prompt would see when its turn comes.
+   */
   private int prefill(List<String> prompt) {
     long[] chain = BlockHasher.chain(prompt, opts.pageSize());
-    int cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
     sleep(opts.latency().baseNanos());
-    prefillLane.lock();
-    try {
-      sleep(opts.latency().prefillNanos(prompt.size() - cached));
-    } finally {
-      prefillLane.unlock();
+    int cached;
+    long done;
+    synchronized (prefillLane) {
+      cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
+      cache.insert(chain);
+      done = prefillLane.book(opts.latency().prefillNanos(prompt.size() - cached, cached));
     }
-    cache.insert(chain);
+    sleepUntil(done);
     promptTokens.add(prompt.size());
     cachedTokens.add(cached);
     return cached;
@@ -548,8 +555,11 @@ public final class SglangWorker implements EmulatedProcess {
   }
 
   private static void sleep(long nanos) {
-    long deadline = System.nanoTime() + nanos;
-    for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
+    sleepUntil(System.nanoTime() + nanos);
+  }
+
+  private static void sleepUntil(long deadline) {
+    for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
       LockSupport.parkNanos(left);
     }
   }
