@@ -176,6 +176,50 @@ class ApplyCommandIT {
   }
 
   /**
+   * Verdicts that hold: cache-aware against round-robin over two interleaved rounds on the emulated
+   * host (whose prefix cache shortens prefill as on a GPU) come out worse on the engines' cache hit
+   * rate, and an arm whose router sheds a fifth of the requests is not comparable, however fast.
+   */
+  @Test
+  void repeatedRunsGiveVerdictsAndARouterThatShedsRequestsIsNotComparable() throws Exception {
+    String yaml = Files.readString(Path.of("examples/sgl-router-policies.yaml"))
+        .replace("num-prompts: 512", "num-prompts: 192")
+        .replace("repetitions: 3", "repetitions: 2")
+        + """
+          - name: shedding
+            frontend:
+              type: sgl-router
+              source: /src/sglang/experimental/sgl-router
+              args: {policy: cache_aware}
+              env: {SRT_EMULATOR_FAIL_RATIO: "0.2"}
+        """;
+    Path comparison = tmp.resolve("policies.yaml");
+    Files.writeString(comparison, yaml);
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    // interleaved rounds: A B C, A B C
+    assertThat(r.out().lines().filter(l -> l.contains(" submitted run ")).map(l -> l.split("\\s+")[0]).toList())
+        .containsExactly("cache-aware", "round-robin", "shedding", "cache-aware", "round-robin", "shedding");
+    assertThat(r.out()).contains("round-robin  run 2/2");
+    Result json = report("-f", comparison.toString(), "--cluster", cluster("").toString(), "--json");
+    var report = dev.srt.operator.emulator.Json.parse(json.out());
+    java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> verdicts = new java.util.HashMap<>();
+    report.path("verdicts").forEach(v -> verdicts.put(v.path("arm").asText() + " " + v.path("metric").asText(), v));
+    assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("verdict").asText()).as(json.out()).isEqualTo("worse");
+    assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("ci95Pct").size()).isEqualTo(2);
+    for (String metric : List.of("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "engine_cache_hit_rate")) {
+      var shed = verdicts.get("shedding " + metric);
+      assertThat(shed.path("verdict").asText()).as(json.out()).isEqualTo("not-comparable");
+      assertThat(shed.path("reason").asText()).startsWith("shedding failed ").contains("more than maxFailedRatio 1.0%");
+    }
+    var shedding = report.path("arms").get(2);
+    assertThat(shedding.path("summary").path("failedRatio").asDouble()).isBetween(0.05, 0.4);
+    assertThat(shedding.path("runs")).allSatisfy(run -> assertThat(run.path("results").path("failed").asLong()).isPositive());
+  }
+
+  /**
    * {@code container: {runtime: docker}} on a host whose {@code docker} runs each container's
    * command here (no container engine on this machine) and records how it was asked: the build
    * stages run in the image as one {@code bash -c} each, every process runs under {@code docker run},
