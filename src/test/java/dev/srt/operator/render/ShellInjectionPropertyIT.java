@@ -617,6 +617,7 @@ class ShellInjectionPropertyIT {
           dynamo:
             hash: 4dca1626b2708383514fcd65ac816ba7429c05a4
             source: {git: https://github.com/ai-dynamo/dynamo}
+            discovery: etcd
             eventPlane: zmq
             requestPlane: tcp
             sidecarStartupTimeout: 30s
@@ -664,7 +665,7 @@ class ShellInjectionPropertyIT {
     static final String RELEASED = HEAD + """
           model: {path: /models/m}
           backend: {args: {tensor-parallel-size: 4}}
-          dynamo: {version: 0.6.1}
+          dynamo: {version: 0.6.1, eventPlane: nats, requestPlane: nats}
           workload: {tool: custom, command: "true", env: {FUZZ_WORKLOAD: plain}}
           arms:
           - name: router
@@ -708,6 +709,7 @@ class ShellInjectionPropertyIT {
           path: [/opt/fuzz/bin]
           env: {HF_HOME: /scratch/hf, SRT_PORT_WAIT: "2"}
           pollInterval: 5s
+          infra: {etcd: etcd, natsServer: nats-server}
         """;
 
     static final String SLURM = """
