@@ -43,11 +43,12 @@ final class InfraRules {
   }
 
   /**
-   * The infra ports the comparison's Dynamo arms use on {@code cluster} against the port table of
-   * its workers: etcd and NATS run on the first node, where workers and the router bind theirs.
+   * The infra ports the comparison's Dynamo arms use on {@code cluster} (may be null: the
+   * defaults) against the port table of its workers: etcd and NATS run on the first node, where
+   * workers and the router bind theirs.
    */
   static void comparison(List<Problem> out, RouterComparisonSpec spec, GpuCluster cluster) {
-    if (cluster == null || cluster.getSpec() == null || spec.dynamo == null || spec.resources == null || spec.arms == null
+    if (spec.dynamo == null || spec.resources == null || spec.arms == null
         || spec.arms.stream().noneMatch(a -> a != null && a.frontend != null && "dynamo".equals(a.frontend.type))) {
       return;
     }
@@ -56,7 +57,7 @@ final class InfraRules {
     long workers = r.aggWorkers == null ? 1 : r.aggWorkers;
     long nodes = r.aggNodes == null ? 1 : r.aggNodes;
     // Topologies beyond the bounds or not aggregated are reported (or planned) elsewhere.
-    if (r.disaggregated() || workers < 1 || workers > Limits.MAX_WORKERS || nodes < 1 || nodes > Limits.MAX_NODES
+    if (r.disaggregated() || r.aggWorkers == null || workers < 1 || workers > Limits.MAX_WORKERS || nodes < 1 || nodes > Limits.MAX_NODES
         || (r.gpusPerWorker != null && (r.gpusPerWorker < 1 || r.gpusPerWorker > Limits.MAX_GPUS_PER_WORKER))
         || gpusPerNode < 1 || gpusPerNode > Limits.MAX_GPUS_PER_NODE) {
       return;
@@ -67,12 +68,14 @@ final class InfraRules {
     if (spec.arms.stream().anyMatch(InfraRules::hasSidecar)) {
       taken.add(PortTable.sidecar(sidecarBase, workers));
     }
-    InfraSpec infra = cluster.getSpec().infraOrDefault();
+    // Without a cluster (validate or plan of a comparison alone), the default ports are checked.
+    InfraSpec infra = cluster == null || cluster.getSpec() == null ? new InfraSpec() : cluster.getSpec().infraOrDefault();
+    String owner = cluster == null || cluster.getSpec() == null ? "the default GpuCluster"
+        : "GpuCluster " + Echo.value(cluster.getMetadata() == null ? "" : cluster.getMetadata().getName());
     boolean etcd = "etcd".equals(spec.dynamo.discoveryOrDefault());
     for (PortTable.Block service : PortTable.infra(infra.ports(), etcd, spec.dynamo.usesNats())) {
       taken.stream().filter(service::overlaps).findFirst().ifPresent(other -> out.add(Problem.error("spec.dynamo",
-          "the " + service.purpose() + " of GpuCluster " + Echo.value(cluster.getMetadata() == null ? "" : cluster.getMetadata().getName())
-              + " is " + service.range() + ", inside the " + other.purpose() + " " + other.range()
+          "the " + service.purpose() + " of " + owner + " is " + service.range() + ", inside the " + other.purpose() + " " + other.range()
               + " of this comparison's workers: move it in the GpuCluster's spec.infra")));
     }
   }

@@ -65,6 +65,11 @@ class InfraAndRoutingRulesTest {
     String nats = example().replace("    eventPlane: zmq\n", "    eventPlane: nats\n");
     assertThat(problems(nats, "  infra: {natsMonitorPort: 8000}\n")).filteredOn(Problem::isError).singleElement()
         .satisfies(e -> assertThat(e.message()).contains("NATS monitoring port (spec.infra.natsMonitorPort)", "router port 8000"));
+    // Without a cluster the default ports are checked: a sidecar range over etcd's client port.
+    String sidecarOnEtcd = example().replace("    requestPlane: tcp\n", "    requestPlane: tcp\n    sidecarPort: 2378\n");
+    RouterComparison alone = LoadedResources.parse("inline.yaml", sidecarOnEtcd).comparisons().get(0);
+    assertThat(Validator.validate(alone, null)).filteredOn(Problem::isError).singleElement().satisfies(e -> assertThat(e.message())
+        .contains("etcd client port (spec.infra.etcdClientPort) of the default GpuCluster is 2379, inside the sidecar gRPC ports 2378-2379"));
     // etcd's ports are free with file discovery.
     String file = example().replace("    eventPlane: zmq\n", "    discovery: file\n    eventPlane: zmq\n");
     assertThat(problems(file, "  infra: {etcdClientPort: 8000}\n")).noneMatch(Problem::isError);
