@@ -581,13 +581,17 @@ class ShellInjectionPropertyIT {
       out.add(variant("containers", CONTAINERS, r, CLUSTER + SLURM + PYXIS, CLUSTER + DOCKER));
       out.add(variant("released-dynamo", RELEASED, r, CLUSTER + SLURM, CLUSTER));
       out.add(variant("dynamo-wheel", WHEEL, r, CLUSTER + SLURM, CLUSTER));
+      // A prebuilt router is for Slurm only: a direct host builds it from source.
+      out.add(variant("prebuilt-router", PREBUILT, r, CLUSTER + SLURM + PYXIS, null));
       return out;
     }
 
     private static Variant variant(String name, String rc, String root, String slurm, String direct) throws IOException {
       Map<Mode, ObjectNode> clusters = new EnumMap<>(Mode.class);
       clusters.put(Mode.SLURM, (ObjectNode) yaml(slurm.replace("%MODE%", "slurm"), root));
-      clusters.put(Mode.DIRECT, (ObjectNode) yaml(direct.replace("%MODE%", "direct"), root));
+      if (direct != null) {
+        clusters.put(Mode.DIRECT, (ObjectNode) yaml(direct.replace("%MODE%", "direct"), root));
+      }
       return new Variant(name, (ObjectNode) yaml(rc, root), clusters);
     }
 
@@ -655,11 +659,20 @@ class ShellInjectionPropertyIT {
             env: {FUZZ_WORKLOAD: plain}
           arms:
           - name: router
-            frontend: {type: sgl-router, binary: %ROOT%/prebuilt/sgl-router, env: {FUZZ_ROUTER: plain}}
+            frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, env: {FUZZ_ROUTER: plain}}
           - name: policy
             frontend: {type: dynamo, args: {router-mode: kv}}
             dynamo:
               policyCatalog: {path: %ROOT%/catalog, crateSubdir: crates/x, config: conf/worker-selection.yaml, package: x-policy}
+        """;
+
+    static final String PREBUILT = HEAD + """
+          model: {path: /models/m}
+          backend: {args: {tensor-parallel-size: 4}}
+          workload: {tool: bench-serving}
+          arms:
+          - name: router
+            frontend: {type: sgl-router, binary: %ROOT%/prebuilt/sgl-router, env: {FUZZ_ROUTER: plain}}
         """;
 
     static final String RELEASED = HEAD + """
