@@ -253,18 +253,18 @@ srt_probe() {
 }
 
 # srt_wait TARGET ROLE KIND URL [ARG]: probes until it passes, backing off from 0.2 s to
-# SRT_HEALTH_INTERVAL, within SRT_HEALTH_TIMEOUT of the gate's start, failing the run as soon as
-# a started process ends.
+# SRT_HEALTH_INTERVAL, within the gate's timeout of its start, failing the run as soon as a
+# started process ends.
 srt_wait() {
   local target=$1 role=$2 kind=$3 url=$4 arg=${5:-} pause=0.2 deadline
-  deadline=$((SRT_GATE_START + SRT_HEALTH_TIMEOUT))
+  deadline=$((SRT_GATE_START + SRT_GATE_TIMEOUT))
   while true; do
     srt_check_alive
     if srt_probe "$kind" "$url" "$arg" >/dev/null 2>&1; then
       break
     fi
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      srt_fail GateTimeout "$target not ready after ${SRT_HEALTH_TIMEOUT}s: $kind $url"
+      srt_fail GateTimeout "$target not ready after ${SRT_GATE_TIMEOUT}s: $kind $url"
     fi
     sleep "$pause"
     pause=$(awk -v p="$pause" -v m="$SRT_HEALTH_INTERVAL" 'BEGIN { p *= 2; if (p > m) p = m; print p }')
@@ -273,6 +273,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "$url"
   fi
+}
+
+# srt_preflight PROGRAM FIELD [ARGV...]: fails the run at once unless PROGRAM (a name on PATH or
+# a path) is an executable here, or where ARGV (a check run in the run's container) looks for it.
+srt_preflight() {
+  local program=$1 field=$2
+  shift 2
+  if [ "$#" -gt 0 ]; then
+    if "$@" >/dev/null 2>&1; then return 0; fi
+  elif type -P -- "$program" >/dev/null 2>&1; then
+    return 0
+  fi
+  srt_fail PreflightFailed "$program is not an executable on $(hostname) (not on the run's PATH, nor an executable path): install it, or set $field of the GpuCluster to its path"
 }
 
 # srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
@@ -289,8 +302,11 @@ srt_wait_ports_free() {
   done
 }
 
+# srt_gate NAME [TIMEOUT]: starts gate NAME's clock; its checks get TIMEOUT seconds, by default
+# SRT_HEALTH_TIMEOUT.
 srt_gate() {
   SRT_GATE_START=$(date +%s)
+  SRT_GATE_TIMEOUT=${2:-$SRT_HEALTH_TIMEOUT}
   srt_log "gate: $1"
 }
 
@@ -545,8 +561,11 @@ srt_take_host_lease /scratch/srt-operator/host.lease
 SRT_HOST_TAG="$(srt_host_tag '')"
 export SRT_HOST_TAG
 
+srt_preflight etcd spec.infra.etcd
+
 srt_phase building
 srt_stage_dynamo_build() {
+  export RUSTFLAGS='-C target-cpu=native --cfg tokio_unstable'
   rm -rf -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
   mkdir -p -- /scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}".build || return
   python3 -m pip install --upgrade maturin || return
@@ -564,10 +583,15 @@ srt_stage_dynamo_install() {
 srt_stage dynamo-install '' srt_stage_dynamo_install
 
 srt_phase starting
-srt_wait_ports_free 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
-srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-0 50051 1800 logs/engine-0.log logs/sidecar-0.log 26 env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051
-srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-1 50052 1800 logs/engine-1.log logs/sidecar-1.log 26 env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052
-srt_start router router logs/router.log env PYTHONPATH=python DYN_DISCOVERY_BACKEND=file DYN_FILE_KV=dynamo-discovery DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
+srt_wait_ports_free 2379 2380 5200 5201 6100 6132 7500 7501 8000 17500 17501 50051 50052
+srt_start etcd infra logs/etcd.log etcd --data-dir infra/etcd --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 --initial-cluster default=http://127.0.0.1:2380
+
+srt_gate infra-ready 300
+srt_wait etcd infra http-status http://127.0.0.1:2379/health 200
+srt_gate_passed infra-ready
+srt_start worker-0 worker logs/worker-0.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-0 50051 1800 logs/engine-0.log logs/sidecar-0.log 26 env CUDA_VISIBLE_DEVICES=0,1,2,3 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --grpc-port 50051 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python ETCD_ENDPOINTS=http://127.0.0.1:2379 DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7500 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50051
+srt_start worker-1 worker logs/worker-1.log bash --norc --noprofile -c "$SRT_SIDECAR_SUPERVISOR" srt-sidecar-supervisor worker-1 50052 1800 logs/engine-1.log logs/sidecar-1.log 26 env CUDA_VISIBLE_DEVICES=4,5,6,7 SGLANG_RUST_BUILD_MODE=never python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --grpc-port 50052 --incremental-streaming-output --enable-metrics --page-size 64 --tensor-parallel-size 4 env PYTHONPATH=python ETCD_ENDPOINTS=http://127.0.0.1:2379 DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_SYSTEM_PORT=7501 DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true python3 -m dynamo.sglang.sidecar --grpc-endpoint 127.0.0.1:50052
+srt_start router router logs/router.log env PYTHONPATH=python ETCD_ENDPOINTS=http://127.0.0.1:2379 DYN_REQUEST_PLANE=tcp DYN_EVENT_PLANE=zmq DYN_LOGGING_SPAN_EVENTS=true DYN_LOGGING_JSONL=true DYN_REQUEST_TRACE=1 DYN_REQUEST_TRACE_FILE_PATH=logs/dynamo-request-trace python3 -m dynamo.frontend --http-port 8000 --router-mode kv
 
 srt_gate workers-health
 srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200
@@ -587,6 +611,6 @@ srt_phase ready
 
 srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_phase benchmarking
-srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.bench_serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
+srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
 srt_scrape results/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_report_results results

@@ -253,18 +253,18 @@ srt_probe() {
 }
 
 # srt_wait TARGET ROLE KIND URL [ARG]: probes until it passes, backing off from 0.2 s to
-# SRT_HEALTH_INTERVAL, within SRT_HEALTH_TIMEOUT of the gate's start, failing the run as soon as
-# a started process ends.
+# SRT_HEALTH_INTERVAL, within the gate's timeout of its start, failing the run as soon as a
+# started process ends.
 srt_wait() {
   local target=$1 role=$2 kind=$3 url=$4 arg=${5:-} pause=0.2 deadline
-  deadline=$((SRT_GATE_START + SRT_HEALTH_TIMEOUT))
+  deadline=$((SRT_GATE_START + SRT_GATE_TIMEOUT))
   while true; do
     srt_check_alive
     if srt_probe "$kind" "$url" "$arg" >/dev/null 2>&1; then
       break
     fi
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      srt_fail GateTimeout "$target not ready after ${SRT_HEALTH_TIMEOUT}s: $kind $url"
+      srt_fail GateTimeout "$target not ready after ${SRT_GATE_TIMEOUT}s: $kind $url"
     fi
     sleep "$pause"
     pause=$(awk -v p="$pause" -v m="$SRT_HEALTH_INTERVAL" 'BEGIN { p *= 2; if (p > m) p = m; print p }')
@@ -273,6 +273,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "$url"
   fi
+}
+
+# srt_preflight PROGRAM FIELD [ARGV...]: fails the run at once unless PROGRAM (a name on PATH or
+# a path) is an executable here, or where ARGV (a check run in the run's container) looks for it.
+srt_preflight() {
+  local program=$1 field=$2
+  shift 2
+  if [ "$#" -gt 0 ]; then
+    if "$@" >/dev/null 2>&1; then return 0; fi
+  elif type -P -- "$program" >/dev/null 2>&1; then
+    return 0
+  fi
+  srt_fail PreflightFailed "$program is not an executable on $(hostname) (not on the run's PATH, nor an executable path): install it, or set $field of the GpuCluster to its path"
 }
 
 # srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
@@ -289,8 +302,11 @@ srt_wait_ports_free() {
   done
 }
 
+# srt_gate NAME [TIMEOUT]: starts gate NAME's clock; its checks get TIMEOUT seconds, by default
+# SRT_HEALTH_TIMEOUT.
 srt_gate() {
   SRT_GATE_START=$(date +%s)
+  SRT_GATE_TIMEOUT=${2:-$SRT_HEALTH_TIMEOUT}
   srt_log "gate: $1"
 }
 
@@ -484,12 +500,12 @@ srt_phase starting
 srt_wait_ports_free 5200 5201 6100 6132 8000 17500 17501
 srt_start worker-0 worker logs/worker-0.log env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
 srt_start worker-1 worker logs/worker-1.log env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
-srt_start router router logs/router.log /scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target/release/sgl-router --worker-urls http://127.0.0.1:6100 http://127.0.0.1:6132 --host 0.0.0.0 --port 8000 --model-id Qwen/Qwen3-32B-FP8 --tokenizer-path /models/Qwen3-32B-FP8/tokenizer.json --policy cache_aware
 
 srt_gate workers-health
 srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200
 srt_wait worker-1 worker http-status http://127.0.0.1:6132/health 200
 srt_gate_passed workers-health
+srt_start router router logs/router.log /scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target/release/sgl-router --worker-urls http://127.0.0.1:6100 http://127.0.0.1:6132 --host 0.0.0.0 --port 8000 --model-id Qwen/Qwen3-32B-FP8 --tokenizer-path /models/Qwen3-32B-FP8/tokenizer.json --policy cache_aware
 
 srt_gate router-ready
 srt_wait router router http-status http://127.0.0.1:8000/readyz 200
@@ -503,6 +519,6 @@ srt_phase ready
 
 srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_phase benchmarking
-srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.bench_serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
+srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
 srt_scrape results/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_report_results results

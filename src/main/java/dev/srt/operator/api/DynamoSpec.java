@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -11,8 +12,9 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "[has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
     message = "set exactly one Dynamo install source: version, hash or wheel")
 @ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
-@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane == 'zmq'", message = "must be zmq (a nats plane needs a NATS server, which srt-operator does not start yet)", fieldPath = ".eventPlane")
-@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['tcp', 'http']", message = "must be tcp or http (a nats plane needs a NATS server, which srt-operator does not start yet)", fieldPath = ".requestPlane")
+@ValidationRule(value = "!has(self.discovery) || self.discovery in ['etcd', 'file']", message = "must be etcd or file", fieldPath = ".discovery")
+@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['zmq', 'nats']", message = "must be zmq or nats", fieldPath = ".eventPlane")
+@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['tcp', 'http', 'nats']", message = "must be tcp, http or nats", fieldPath = ".requestPlane")
 @ValidationRule(value = "!has(self.wheel) || self.wheel.startsWith('/')", message = "must be an absolute host path", fieldPath = ".wheel")
 @ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
@@ -33,13 +35,26 @@ public class DynamoSpec {
   public DynamoSourceSpec source;
 
   /**
-   * Dynamo event plane (DYN_EVENT_PLANE): zmq. Discovery is file-based in the run directory, so no
-   * etcd or NATS runs. Default: Dynamo's own.
+   * How Dynamo processes find each other: etcd (default, as Dynamo and srt-slurm) or file. With
+   * etcd, each Dynamo arm starts its own etcd on the first node (the host, in direct mode) and
+   * every Dynamo process gets ETCD_ENDPOINTS; with file, they share a directory in the run
+   * directory (DYN_FILE_KV) and no etcd runs.
+   */
+  @Size(max = Limits.MAX_WORD)
+  public String discovery;
+
+  /**
+   * Dynamo event plane (DYN_EVENT_PLANE), which carries the KV events to the router: zmq or nats.
+   * Default: Dynamo's own, nats with etcd discovery and zmq with file discovery. A nats plane
+   * starts nats-server -js beside etcd and gives every Dynamo process NATS_SERVER.
    */
   @Size(max = Limits.MAX_WORD)
   public String eventPlane;
 
-  /** Dynamo request plane (DYN_REQUEST_PLANE): tcp or http. Default tcp. */
+  /**
+   * Dynamo request plane (DYN_REQUEST_PLANE): tcp (default), http or nats. nats starts
+   * nats-server -js as the event plane does.
+   */
   @Size(max = Limits.MAX_WORD)
   public String requestPlane;
 
@@ -56,4 +71,22 @@ public class DynamoSpec {
    */
   @Size(max = Limits.MAX_WORD)
   public String sidecarStartupTimeout;
+
+  /** The discovery backend in effect: {@link #discovery}, else etcd. */
+  @JsonIgnore
+  public String discoveryOrDefault() {
+    return discovery == null ? "etcd" : discovery;
+  }
+
+  /** The event plane in effect: {@link #eventPlane}, else Dynamo's default for the discovery backend. */
+  @JsonIgnore
+  public String eventPlaneOrDefault() {
+    return eventPlane != null ? eventPlane : "etcd".equals(discoveryOrDefault()) ? "nats" : "zmq";
+  }
+
+  /** Whether a plane in effect is NATS, so the arm needs a NATS server. */
+  @JsonIgnore
+  public boolean usesNats() {
+    return "nats".equals(eventPlaneOrDefault()) || "nats".equals(requestPlane);
+  }
 }

@@ -94,6 +94,12 @@ public class GpuClusterSpec {
    */
   public ContainerSpec container;
 
+  /**
+   * etcd and nats-server for Dynamo arms: their executables (default on PATH, checked before
+   * anything is built) and ports (defaults 2379, 2380, 4222 and 8222; move them on a shared host).
+   */
+  public InfraSpec infra;
+
   /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
   @Size(max = Limits.MAX_WORD)
   public String pollInterval;
@@ -104,6 +110,12 @@ public class GpuClusterSpec {
    * comparisons (the CLI, run by that user on their own account, does not ask).
    */
   public Boolean allowCustomWorkloads;
+
+  /** {@link #infra}, or the defaults. */
+  @JsonIgnore
+  public InfraSpec infraOrDefault() {
+    return infra == null ? new InfraSpec() : infra;
+  }
 
   @JsonIgnore
   public boolean isLocal() {

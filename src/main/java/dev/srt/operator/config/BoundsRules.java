@@ -113,6 +113,10 @@ public final class BoundsRules {
       map(out, "spec.slurm.sbatchDirectives", s.slurm.sbatchDirectives, MAX_ITEMS, MAX_TEXT);
       map(out, "spec.slurm.srunOptions", s.slurm.srunOptions, MAX_ITEMS, MAX_TEXT);
     }
+    if (s.infra != null) {
+      text(out, "spec.infra.etcd", s.infra.etcd, MAX_PATH);
+      text(out, "spec.infra.natsServer", s.infra.natsServer, MAX_PATH);
+    }
     if (s.container != null) {
       text(out, "spec.container.image", s.container.image, MAX_TEXT);
       list(out, "spec.container.mounts", s.container.mounts, MAX_ITEMS, MAX_MOUNT);

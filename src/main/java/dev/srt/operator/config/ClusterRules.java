@@ -79,6 +79,7 @@ final class ClusterRules {
         out.add(Problem.error("spec.container.image", "a container runtime needs image"));
       }
     }
+    InfraRules.cluster(out, s.infra);
     out.addAll(ShellSafetyRules.check(cluster));
     return out;
   }

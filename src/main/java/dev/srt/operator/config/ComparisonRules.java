@@ -117,6 +117,10 @@ final class ComparisonRules {
     if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
+    if ("direct".equals(effectiveMode)) {
+      directHostRouters(out, spec);
+    }
+    InfraRules.comparison(out, spec, cluster);
     out.addAll(ShellSafetyRules.check(rc));
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
     return new ArrayList<>(new LinkedHashSet<>(out));
@@ -160,6 +164,25 @@ final class ComparisonRules {
         if (arm.dynamo.policyCatalog != null) {
           policyCatalog(out, p + ".dynamo.policyCatalog", arm.dynamo.policyCatalog, type, spec.dynamo);
         }
+      }
+    }
+  }
+  /**
+   * On a direct host the router is built in the run from the source the workers run, never taken
+   * prebuilt: an opaque binary's build (its SGLang revision, its Dynamo crates) is not part of what
+   * the comparison declares, so two runs of one spec could compare different routers.
+   */
+  private static void directHostRouters(List<Problem> out, RouterComparisonSpec spec) {
+    if (spec.arms == null) {
+      return;
+    }
+    for (int i = 0; i < spec.arms.size(); i++) {
+      ArmSpec arm = spec.arms.get(i);
+      // A Dynamo arm with a binary is already an error of its own (the frontend comes from spec.dynamo).
+      if (arm != null && arm.frontend != null && arm.frontend.binary != null && !"dynamo".equals(arm.frontend.type)) {
+        out.add(Problem.error("spec.arms[" + i + "].frontend.binary", "a direct host builds the router from source in the run, "
+            + "so that the comparison declares what it runs: drop frontend.binary and set frontend.source "
+            + "(a prebuilt router is for mode: slurm only)"));
       }
     }
   }
@@ -425,11 +448,14 @@ final class ComparisonRules {
       out.add(Problem.error("spec.dynamo.hash", "must be a full 40-hex commit, not " + Echo.value(d.hash)));
     }
     Rules.requireAbsolute(out, "spec.dynamo.wheel", d.wheel, false);
-    if (d.eventPlane != null && !"zmq".equals(d.eventPlane)) {
-      out.add(Problem.error("spec.dynamo.eventPlane", "must be zmq (a nats plane needs a NATS server, which srt-operator does not start yet)"));
+    if (d.discovery != null && !Set.of("etcd", "file").contains(d.discovery)) {
+      out.add(Problem.error("spec.dynamo.discovery", "must be etcd or file"));
     }
-    if (d.requestPlane != null && !Set.of("tcp", "http").contains(d.requestPlane)) {
-      out.add(Problem.error("spec.dynamo.requestPlane", "must be tcp or http (a nats plane needs a NATS server, which srt-operator does not start yet)"));
+    if (d.eventPlane != null && !Set.of("zmq", "nats").contains(d.eventPlane)) {
+      out.add(Problem.error("spec.dynamo.eventPlane", "must be zmq or nats"));
+    }
+    if (d.requestPlane != null && !Set.of("tcp", "http", "nats").contains(d.requestPlane)) {
+      out.add(Problem.error("spec.dynamo.requestPlane", "must be tcp, http or nats"));
     }
     Rules.duration(out, "spec.dynamo.sidecarStartupTimeout", d.sidecarStartupTimeout);
     if (d.sidecarPort != null) {

@@ -16,7 +16,8 @@ import java.util.List;
  * and the k-th prefill worker of a node also owns {@code 7200 + k} (SGLang's disaggregation
  * bootstrap server, srt-slurm's port). With at most {@link dev.srt.operator.api.Limits#MAX_WORKERS} workers and
  * {@link dev.srt.operator.api.Limits#MAX_GPUS_PER_NODE} workers per node the fixed ranges never
- * meet; 901 workers would put KV events on 6100.
+ * meet; 901 workers would put KV events on 6100. A Dynamo arm's etcd and NATS ({@link #infra})
+ * take their ports from the GpuCluster (2379, 2380, 4222 and 8222 by default), on the first node.
  */
 public final class PortTable {
   public static final int HTTP_BASE = 6100;
@@ -69,6 +70,25 @@ public final class PortTable {
     out.add(new Block("prefill bootstrap ports", BOOTSTRAP_BASE, BOOTSTRAP_BASE + prefillPerNode - 1));
     return out;
   }
+
+  /**
+   * The ports of the services a Dynamo arm starts on its first node (GpuCluster spec.infra, by
+   * field name): etcd always with etcd discovery, NATS only when a plane uses it.
+   */
+  public static List<Block> infra(java.util.Map<String, Integer> ports, boolean etcd, boolean nats) {
+    List<Block> out = new ArrayList<>();
+    ports.forEach((field, port) -> {
+      boolean used = field.startsWith("etcd") ? etcd : nats;
+      if (used) {
+        out.add(new Block(INFRA_PURPOSE.get(field) + " (spec.infra." + field + ")", port, port));
+      }
+    });
+    return out;
+  }
+
+  private static final java.util.Map<String, String> INFRA_PURPOSE = java.util.Map.of(
+      "etcdClientPort", "etcd client port", "etcdPeerPort", "etcd peer port",
+      "natsPort", "NATS client port", "natsMonitorPort", "NATS monitoring port");
 
   /** The sidecar gRPC ports of {@code workers} workers from {@code base}. */
   public static Block sidecar(long base, long workers) {

@@ -8,6 +8,9 @@ public final class Gates {
   public static final String WORKERS_HEALTH = "workers-health";
   public static final String ROUTER_READY = "router-ready";
   public static final String CANARY = "canary";
+  public static final String INFRA_READY = "infra-ready";
+  /** srt-slurm's wait for etcd and NATS (wait_for_port, 300 s), whatever the run's health timeout. */
+  public static final long INFRA_TIMEOUT_SECONDS = 300;
 
   private Gates() {}
 
@@ -28,6 +31,12 @@ public final class Gates {
   /** How many workers of {@code role} the topology has. */
   public static int count(Topology t, WorkerRole role) {
     return (int) t.workers().stream().filter(w -> w.role() == role).count();
+  }
+
+  /** Every infra service's own probe (etcd /health, NATS /healthz), within {@link #INFRA_TIMEOUT_SECONDS}. */
+  public static Gate infraReady(List<ProcessSpec> infra) {
+    List<Gate.Check> checks = infra.stream().map(p -> new Gate.Check(p.name(), Role.INFRA, p.probe())).toList();
+    return new Gate(INFRA_READY, checks, INFRA_TIMEOUT_SECONDS);
   }
 
   /** One real chat request through the router before the benchmark. */

@@ -57,11 +57,22 @@ public final class Planner {
         Math.max(1, timeout.toSeconds()), Math.max(1, interval.toSeconds()), Math.max(1, sidecarTimeout.toSeconds()));
 
     Frontend frontend = Frontends.of(arm.frontend.type);
+    List<ProcessSpec> infra = frontend.infra(ctx);
     List<ProcessSpec> workers = frontend.workers(ctx);
-    List<ProcessSpec> processes = new ArrayList<>(workers);
-    processes.add(frontend.router(ctx));
+    List<ProcessSpec> serving = new ArrayList<>(workers);
+    serving.add(frontend.router(ctx));
+    List<ProcessSpec> processes = new ArrayList<>(infra);
+    List<Gate> gates = new ArrayList<>();
+    if (infra.isEmpty()) {
+      processes.addAll(serving);
+    } else {
+      // Nothing else starts before its infra serves: a Dynamo process that finds no etcd exits.
+      requireOwnPorts(infra, serving);
+      gates.add(Gates.infraReady(infra));
+      serving.forEach(p -> processes.add(p.afterGate() == null ? p.startingAfter(Gates.INFRA_READY) : p));
+    }
     processes.add(Workload.process(ctx));
-    List<Gate> gates = new ArrayList<>(frontend.readiness(ctx, workers));
+    gates.addAll(frontend.readiness(ctx, workers));
     gates.add(Gates.canary(ctx));
 
     Map<String, Object> facts = new LinkedHashMap<>();
@@ -77,7 +88,27 @@ public final class Planner {
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
         container(c, spec, arm),
-        facts);
+        facts, frontend.preflight(ctx));
+  }
+
+  /**
+   * The planner's own guard (the validator reports the same collision with field paths): an infra
+   * service never shares a port with another process of its node.
+   */
+  private static void requireOwnPorts(List<ProcessSpec> infra, List<ProcessSpec> others) {
+    for (ProcessSpec service : infra) {
+      for (ProcessSpec other : others) {
+        if (other.node() == service.node()) {
+          service.ports().values().stream().filter(other.ports()::containsValue).findFirst().ifPresent(port -> {
+            throw new IllegalArgumentException(service.name() + " and " + other.name() + " would both bind port " + port);
+          });
+        }
+      }
+    }
+    if (infra.stream().flatMap(p -> p.ports().values().stream()).distinct().count()
+        != infra.stream().mapToLong(p -> p.ports().size()).sum()) {
+      throw new IllegalArgumentException("two infra services would bind one port");
+    }
   }
 
   /** The names of the secret variables, the cluster's then the comparison's: values are never part of a plan. */

@@ -8,7 +8,9 @@ import java.util.Map;
  * One process of a run: exactly the argv that is executed, with its own environment (added to the
  * script's), on node {@code node} (0-based within the allocation). {@code group} couples processes
  * that live and die together (an engine and its sidecar); {@code startAfter} is the probe that must
- * pass before it starts (the sidecar waits for its engine's gRPC port).
+ * pass before it starts (the sidecar waits for its engine's gRPC port); {@code afterGate} names the
+ * gate that must have passed before the script starts it (Dynamo's processes wait for etcd and
+ * NATS, sgl-router for its workers), null to start with the first processes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProcessSpec(
@@ -22,7 +24,19 @@ public record ProcessSpec(
     String log,
     Probe probe,
     String group,
-    Probe startAfter) {
+    Probe startAfter,
+    String afterGate) {
+
+  /** A process started with the first ones. */
+  public ProcessSpec(String name, Role role, int node, List<String> argv, Map<String, String> env, Map<String, Integer> ports,
+      List<Integer> gpus, String log, Probe probe, String group, Probe startAfter) {
+    this(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, null);
+  }
+
+  /** This process, started once gate {@code gate} has passed. */
+  public ProcessSpec startingAfter(String gate) {
+    return new ProcessSpec(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, gate);
+  }
 
   public ProcessSpec {
     argv = List.copyOf(argv);

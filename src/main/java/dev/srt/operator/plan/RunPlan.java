@@ -9,6 +9,9 @@ import java.util.Map;
  * Everything one run of one arm does, as data: the input of both script renderers, printed by
  * {@code srt-operator plan} (schema in docs/plan-format.md). Immutable; built by {@link Planner}.
  *
+ * <p>{@code preflight} lists the programs checked before the first build stage, so that a missing
+ * one fails the run in seconds, not after a build.
+ *
  * <p>{@code secretEnv} holds only the NAMES of the variables whose values come from Secrets: the
  * values are written next to the script when the run is submitted (host layer), never planned.
  */
@@ -28,7 +31,15 @@ public record RunPlan(
     List<Gate> gates,
     SlurmPlan slurm,
     ContainerPlan container,
-    Map<String, Object> facts) {
+    Map<String, Object> facts,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Preflight> preflight) {
+
+  /**
+   * A program the run needs on node {@code node} (in its container, with one), checked before
+   * anything is built; {@code field} is where the user names it (e.g. the GpuCluster's
+   * {@code spec.infra.etcd}).
+   */
+  public record Preflight(String program, int node, String field) {}
 
   /** Budgets and locations shared by the whole run. */
   public record Settings(

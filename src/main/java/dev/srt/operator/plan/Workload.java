@@ -14,6 +14,12 @@ import java.util.TreeMap;
  */
 public final class Workload {
   public static final String RESULTS_DIR = "results";
+  /**
+   * SGLang's benchmark client: {@code sglang.benchmark.serving} in current SGLang, where
+   * {@code sglang.bench_serving} is a deprecated alias of it (the flag list
+   * flags/sglang-bench-serving.txt is this module's).
+   */
+  public static final String BENCH_SERVING_MODULE = "sglang.benchmark.serving";
   public static final int DEFAULT_SEED = 42;
 
   private Workload() {}
@@ -33,7 +39,7 @@ public final class Workload {
     List<String> argv = new ArrayList<>();
     switch (tool) {
       case "bench-serving" -> {
-        argv.addAll(List.of(ctx.python(), "-m", "sglang.bench_serving"));
+        argv.addAll(List.of(ctx.python(), "-m", BENCH_SERVING_MODULE));
         if (!Flags.has(w.args, "backend")) {
           argv.addAll(List.of("--backend", "sglang-oai-chat"));
         }

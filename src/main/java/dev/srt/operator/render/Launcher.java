@@ -38,9 +38,24 @@ abstract class Launcher {
     return wrap(name, node, gpus, env, command, List.of(), false);
   }
 
-  /** The router reads the arm's own inputs (a prebuilt binary); workers never do, so theirs stay identical. */
+  /**
+   * The router reads the arm's own inputs (a prebuilt binary); workers never do, so theirs stay
+   * identical. An infra service runs the cluster's executable, mounted when it is a host path.
+   */
   List<String> launch(ProcessSpec p) {
-    return wrap(p.name(), p.node(), p.gpus(), p.env(), p.argv(), p.role() == Role.ROUTER ? buildMounts() : List.of(), false);
+    List<String> mounts = p.role() == Role.ROUTER ? buildMounts() : p.role() == Role.INFRA ? executableMount(p.argv().get(0)) : List.of();
+    return wrap(p.name(), p.node(), p.gpus(), p.env(), p.argv(), mounts, false);
+  }
+
+  /** The check that {@code pf}'s program is an executable where the run's processes run (its container). */
+  List<String> preflight(RunPlan.Preflight pf) {
+    return wrap("preflight-" + pf.program().replaceAll(".*/", ""), pf.node(), null, Map.of(),
+        List.of("bash", "--norc", "--noprofile", "-c", "type -P -- \"$1\" >/dev/null", "srt-preflight", pf.program()),
+        executableMount(pf.program()), false);
+  }
+
+  private List<String> executableMount(String program) {
+    return plan.container() != null && program.startsWith("/") ? List.of(program + ":" + program) : List.of();
   }
 
   /** A build stage's command on the first node, with the arm's inputs mounted. */

@@ -91,6 +91,7 @@ final class ScriptBody {
     String pythonTag = plan.container() == null ? "" : "image-" + Hashes.sha256(plan.container().image()).substring(0, 12);
     line("SRT_HOST_TAG=\"$(srt_host_tag " + words.word(pythonTag) + ")\"");
     line("export SRT_HOST_TAG");
+    preflight();
     builds();
     processes();
     gates();
@@ -120,6 +121,25 @@ final class ScriptBody {
     line("  [ \"$(id -u)\" -ne 0 ] || return 0");
     line("  " + words.join(argv) + " \"$(id -u):$(id -g)\" " + words.join(operands) + " >/dev/null 2>&1 || true");
     line("}");
+  }
+
+  /**
+   * The programs the run needs, before anything is built: a missing etcd fails the run at once,
+   * not after a Dynamo build. With a container they are looked for in it, as that is where they run.
+   */
+  private void preflight() {
+    if (plan.preflight() == null || plan.preflight().isEmpty()) {
+      return;
+    }
+    line("");
+    for (RunPlan.Preflight pf : plan.preflight()) {
+      String check = plan.container() == null ? "" : " " + words.join(launcher.preflight(pf));
+      if (!check.isEmpty()) {
+        // The check is bash text for the container's shell, which expands its "$1".
+        line("# shellcheck disable=SC2016");
+      }
+      line("srt_preflight " + words.word(pf.program()) + " " + words.word(pf.field()) + check);
+    }
   }
 
   private void builds() {
@@ -179,8 +199,20 @@ final class ScriptBody {
           .map(String::valueOf).toList();
       line("srt_wait_ports_free " + String.join(" ", ports));
     }
+    start(null);
+  }
+
+  /**
+   * Starts the serving processes that wait for gate {@code gate} (null: those that wait for none),
+   * in plan order, each coupled group once.
+   */
+  private void start(String gate) {
+    List<ProcessSpec> serving = plan.processes().stream().filter(p -> p.role() != Role.BENCHMARK).toList();
     List<String> startedGroups = new ArrayList<>();
     for (ProcessSpec p : serving) {
+      if (!Objects.equals(p.afterGate(), gate)) {
+        continue;
+      }
       if (p.group() == null) {
         line("srt_start " + words.word(p.name()) + " " + p.role().id() + " " + words.word(p.log()) + " " + words.join(launcher.launch(runnable(p))));
       } else if (!startedGroups.contains(p.group())) {
@@ -213,7 +245,7 @@ final class ScriptBody {
   private void gates() {
     for (Gate gate : plan.gates()) {
       line("");
-      line("srt_gate " + gate.name());
+      line("srt_gate " + gate.name() + (gate.timeoutSeconds() == null ? "" : " " + gate.timeoutSeconds()));
       for (Gate.Check c : gate.checks()) {
         var probe = c.probe();
         switch (probe.kind()) {
@@ -228,6 +260,7 @@ final class ScriptBody {
         line("srt_router_ready " + words.word(routerUrl()));
       }
       line("srt_gate_passed " + gate.name());
+      start(gate.name());
     }
     line("srt_phase " + RunEventType.Phase.READY.wire());
   }
@@ -281,7 +314,8 @@ final class ScriptBody {
     argv.set(2, code.text());
     Map<String, String> env = new LinkedHashMap<>(code.env());
     env.putAll(p.env());
-    return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter());
+    return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter(),
+        p.afterGate());
   }
 
   /** The router's base URL, from its port: it runs where the script does (node 0, or the host). */

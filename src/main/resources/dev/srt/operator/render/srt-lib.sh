@@ -232,18 +232,18 @@ srt_probe() {
 }
 
 # srt_wait TARGET ROLE KIND URL [ARG]: probes until it passes, backing off from 0.2 s to
-# SRT_HEALTH_INTERVAL, within SRT_HEALTH_TIMEOUT of the gate's start, failing the run as soon as
-# a started process ends.
+# SRT_HEALTH_INTERVAL, within the gate's timeout of its start, failing the run as soon as a
+# started process ends.
 srt_wait() {
   local target=$1 role=$2 kind=$3 url=$4 arg=${5:-} pause=0.2 deadline
-  deadline=$((SRT_GATE_START + SRT_HEALTH_TIMEOUT))
+  deadline=$((SRT_GATE_START + SRT_GATE_TIMEOUT))
   while true; do
     srt_check_alive
     if srt_probe "$kind" "$url" "$arg" >/dev/null 2>&1; then
       break
     fi
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      srt_fail GateTimeout "$target not ready after ${SRT_HEALTH_TIMEOUT}s: $kind $url"
+      srt_fail GateTimeout "$target not ready after ${SRT_GATE_TIMEOUT}s: $kind $url"
     fi
     sleep "$pause"
     pause=$(awk -v p="$pause" -v m="$SRT_HEALTH_INTERVAL" 'BEGIN { p *= 2; if (p > m) p = m; print p }')
@@ -252,6 +252,19 @@ srt_wait() {
     srt_log "ready: $target ($url)"
     srt_event endpoint-ready name "$target" role "$role" url "$url"
   fi
+}
+
+# srt_preflight PROGRAM FIELD [ARGV...]: fails the run at once unless PROGRAM (a name on PATH or
+# a path) is an executable here, or where ARGV (a check run in the run's container) looks for it.
+srt_preflight() {
+  local program=$1 field=$2
+  shift 2
+  if [ "$#" -gt 0 ]; then
+    if "$@" >/dev/null 2>&1; then return 0; fi
+  elif type -P -- "$program" >/dev/null 2>&1; then
+    return 0
+  fi
+  srt_fail PreflightFailed "$program is not an executable on $(hostname) (not on the run's PATH, nor an executable path): install it, or set $field of the GpuCluster to its path"
 }
 
 # srt_wait_ports_free PORT...: a process of an earlier run may still be ending (or someone else's
@@ -268,8 +281,11 @@ srt_wait_ports_free() {
   done
 }
 
+# srt_gate NAME [TIMEOUT]: starts gate NAME's clock; its checks get TIMEOUT seconds, by default
+# SRT_HEALTH_TIMEOUT.
 srt_gate() {
   SRT_GATE_START=$(date +%s)
+  SRT_GATE_TIMEOUT=${2:-$SRT_HEALTH_TIMEOUT}
   srt_log "gate: $1"
 }
 

@@ -126,7 +126,8 @@ class SecretEnvironmentIT {
     spec.put("healthCheck", Map.of("timeout", "20s", "interval", "1s"));
     spec.put("workload", Map.of("tool", "bench-serving"));
     spec.put("secretEnv", List.of(Map.of("name", "HF_TOKEN", "secretKeyRef", Map.of("name", "hf-token", "key", "token"))));
-    spec.put("arms", List.of(Map.of("name", "raw", "frontend", Map.of("type", "sgl-router", "binary", stubs.resolve("sgl-router").toString()))));
+    // The router is sgl-router from PATH (the stub): a direct host takes no prebuilt binary.
+    spec.put("arms", List.of(Map.of("name", "raw", "frontend", Map.of("type", "sgl-router"))));
     Map<String, Object> rc = Map.of("apiVersion", "srt.dev/v1alpha1", "kind", "RouterComparison", "metadata", Map.of("name", "secret"),
         "spec", spec);
     String yaml = Mappers.yaml().writeValueAsString(rc) + "---\n" + Mappers.yaml().writeValueAsString(cluster);
@@ -150,7 +151,7 @@ class SecretEnvironmentIT {
         printf '%%s\\0' "$0" "$@" >"$rec.argv"
         printf '%%s' "${HF_TOKEN-unset}" | sha256sum | cut -d' ' -f1 >"$rec.hash"
         mv "$rec" "$rec.done"
-        if [ "${2:-}" = sglang.bench_serving ]; then
+        if [ "${2:-}" = sglang.benchmark.serving ]; then
           while [ ! -e %2$s ]; do sleep 0.1; done
           exit 0
         fi
@@ -160,7 +161,7 @@ class SecretEnvironmentIT {
   }
 
   private static boolean benchmarkStarted(Path records) throws IOException {
-    return recordedArgv(records).stream().anyMatch(a -> a.contains("sglang.bench_serving"));
+    return recordedArgv(records).stream().anyMatch(a -> a.contains("sglang.benchmark.serving"));
   }
 
   private static List<String> recordedArgv(Path records) throws IOException {

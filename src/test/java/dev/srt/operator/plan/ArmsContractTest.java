@@ -73,11 +73,14 @@ class ArmsContractTest {
   void gatesOnEveryWorkerNotJustTheFirst() {
     for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
       RunPlan p = direct(arm);
-      assertThat(p.gates().get(0).name()).isEqualTo(Gates.WORKERS_HEALTH);
-      assertThat(p.gates().get(0).checks()).extracting(c -> c.probe().url())
+      Gate workers = p.gates().stream().filter(g -> g.name().equals(Gates.WORKERS_HEALTH)).findFirst().orElseThrow();
+      assertThat(workers.checks()).extracting(c -> c.probe().url())
           .containsExactly("http://127.0.0.1:6100/health", "http://127.0.0.1:6132/health");
-      assertThat(p.gates()).extracting(Gate::name).containsExactly(Gates.WORKERS_HEALTH, Gates.ROUTER_READY, Gates.CANARY);
     }
+    assertThat(direct("sgl-router").gates()).extracting(Gate::name).containsExactly(Gates.WORKERS_HEALTH, Gates.ROUTER_READY, Gates.CANARY);
+    // Dynamo arms first wait for their etcd.
+    assertThat(direct("dynamo-kv").gates()).extracting(Gate::name)
+        .containsExactly(Gates.INFRA_READY, Gates.WORKERS_HEALTH, Gates.ROUTER_READY, Gates.CANARY);
   }
 
   @Test
@@ -109,11 +112,28 @@ class ArmsContractTest {
   }
 
   @Test
-  void prebuiltBinaryIsUsedAsIs() {
+  void prebuiltBinaryIsUsedAsIsOnSlurm() {
     String yaml = Examples.exampleYaml().replace("source: /src/sglang/experimental/sgl-router", "binary: /opt/sgl-router/bin/sgl-router");
-    RunPlan p = planOf(yaml, "sgl-router", Mode.DIRECT);
+    RunPlan p = planOf(yaml, "sgl-router", Mode.SLURM);
     assertThat(p.builds()).isEmpty();
     assertThat(p.process("router").argv().get(0)).isEqualTo("/opt/sgl-router/bin/sgl-router");
+    var rc = Examples.parse(yaml).comparisons().get(0);
+    assertThat(dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER))).noneMatch(Problem::isError);
+  }
+
+  /** Upstream: test_direct_arm1_rejects_an_opaque_prebuilt_router. */
+  @Test
+  void directArm1RejectsAnOpaquePrebuiltRouter() {
+    String yaml = Examples.exampleYaml().replace("source: /src/sglang/experimental/sgl-router", "binary: /opt/sgl-router/bin/sgl-router");
+    var rc = LoadedResources.parse("inline.yaml", yaml).comparisons().get(0);
+    // validate with the direct cluster, and render --mode direct (the mode given, whatever the cluster's).
+    for (List<Problem> problems : List.of(dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.DIRECT_CLUSTER)),
+        dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER), "direct"))) {
+      assertThat(problems).filteredOn(Problem::isError).singleElement().satisfies(e -> {
+        assertThat(e.path()).isEqualTo("spec.arms[0].frontend.binary");
+        assertThat(e.message()).contains("drop frontend.binary").contains("from source");
+      });
+    }
   }
 
   @Test
@@ -149,7 +169,8 @@ class ArmsContractTest {
     assertThat(sidecar1.startAfter()).isEqualTo(Probe.tcp("127.0.0.1:50052"));
     assertThat(engine1.group()).isEqualTo("worker-1").isEqualTo(sidecar1.group());
     assertThat(sidecar1.env()).containsEntry("DYN_EVENT_PLANE", "zmq").containsEntry("DYN_REQUEST_PLANE", "tcp")
-        .containsEntry("DYN_DISCOVERY_BACKEND", "file").containsEntry("DYN_SYSTEM_PORT", "7501");
+        .containsEntry("ETCD_ENDPOINTS", "http://127.0.0.1:2379").containsEntry("DYN_SYSTEM_PORT", "7501")
+        .doesNotContainKeys("DYN_DISCOVERY_BACKEND", "NATS_SERVER");
     assertThat(p.processes()).noneMatch(proc -> proc.argv().containsAll(List.of("-m", "dynamo.sglang")));
   }
 
@@ -310,7 +331,7 @@ class ArmsContractTest {
   @Test
   void benchmarkIsIdenticalInEveryArmAndAimsAtTheChatEndpoint() {
     ProcessSpec bench = direct("sgl-router").processes(Role.BENCHMARK).get(0);
-    assertThat(bench.argv()).startsWith("python3", "-m", "sglang.bench_serving")
+    assertThat(bench.argv()).startsWith("python3", "-m", "sglang.benchmark.serving")
         .containsSequence("--base-url", "http://127.0.0.1:8000").containsSequence("--seed", "42")
         .containsSequence("--backend", "sglang-oai-chat").containsSequence("--output-file", "results/bench-serving.jsonl");
     assertThat(direct("dynamo-kv").processes(Role.BENCHMARK).get(0)).isEqualTo(bench);

@@ -28,7 +28,7 @@ class FlagVocabularyTest {
     if (joined.contains("-m dynamo.sglang.sidecar")) {
       return FlagVocabulary.DYNAMO_SIDECAR;
     }
-    if (joined.contains("-m sglang.bench_serving")) {
+    if (joined.contains("-m " + Workload.BENCH_SERVING_MODULE)) {
       return FlagVocabulary.BENCH_SERVING;
     }
     if (argv.get(0).endsWith("sgl-router")) {

@@ -42,6 +42,7 @@ final class DeclaredCommands {
     this.launcher = Launcher.of(plan);
     this.words = new Words(plan.mode() == Mode.SLURM);
     processes();
+    preflight();
     builds();
     probes();
     if (plan.mode() == Mode.SLURM) {
@@ -74,6 +75,13 @@ final class DeclaredCommands {
         program(engine);
         program(sidecar);
       }
+    }
+  }
+
+  /** With a container, each program is looked for in it (a launched check); without, by the script itself. */
+  private void preflight() {
+    if (plan.container() != null && plan.preflight() != null) {
+      plan.preflight().forEach(pf -> add(launcher.preflight(pf)));
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.plan.Examples;
 import dev.srt.operator.base.Mode;
+import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The examples' rendered scripts (the three arms, and the two Dynamo arms of the prefill/decode
- * example as {@code disagg-<arm>}), committed under src/test/resources/golden so reviewers see
+ * example as {@code disagg-<arm>}, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
@@ -33,20 +34,33 @@ class GoldenScriptsTest {
       for (String arm : arms) {
         for (Mode mode : Mode.values()) {
           tests.add(DynamicTest.dynamicTest(prefix + arm + " " + mode.id(), () -> {
-            RunPlan plan = Examples.plan(sets.get(prefix), arm, mode);
-            String script = Scripts.render(plan);
-            Path golden = GOLDEN.resolve(prefix + arm + "." + Scripts.fileName(plan));
-            if (update) {
-              Files.createDirectories(GOLDEN);
-              Files.writeString(golden, script);
-            }
-            assertThat(golden).as("missing golden file; run with -Dgolden.update=true").exists();
-            assertThat(script).as("rendered %s differs from %s; review, then refresh with -Dgolden.update=true", prefix + arm, golden)
-                .isEqualTo(Files.readString(golden));
+            compare(update, prefix + arm, Examples.plan(sets.get(prefix), arm, mode));
           }));
         }
       }
     }
+    // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
+    String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");
+    for (Mode mode : Mode.values()) {
+      tests.add(DynamicTest.dynamicTest("dynamo-kv-nats " + mode.id(), () -> {
+        RunPlan plan = Planner.plan(Examples.parse(nats).comparisons().get(0),
+            Examples.cluster(mode == Mode.SLURM ? Examples.SLURM_CLUSTER : Examples.DIRECT_CLUSTER), "dynamo-kv", mode);
+        assertThat(plan.processes()).extracting(p -> p.name()).contains("nats-server");
+        compare(update, "dynamo-kv-nats", plan);
+      }));
+    }
     return tests.stream();
+  }
+
+  private static void compare(boolean update, String name, RunPlan plan) throws java.io.IOException {
+    String script = Scripts.render(plan);
+    Path golden = GOLDEN.resolve(name + "." + Scripts.fileName(plan));
+    if (update) {
+      Files.createDirectories(GOLDEN);
+      Files.writeString(golden, script);
+    }
+    assertThat(golden).as("missing golden file; run with -Dgolden.update=true").exists();
+    assertThat(script).as("rendered %s differs from %s; review, then refresh with -Dgolden.update=true", name, golden)
+        .isEqualTo(Files.readString(golden));
   }
 }

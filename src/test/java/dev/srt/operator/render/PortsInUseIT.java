@@ -21,7 +21,7 @@ class PortsInUseIT {
 
   @Test
   void aPortThatStaysTakenFailsTheRunBeforeAnythingStarts() throws Exception {
-    String yaml = Examples.exampleYaml().replace("source: /src/sglang/experimental/sgl-router", "binary: /bin/true")
+    String yaml = Examples.exampleYaml().replace("      source: /src/sglang/experimental/sgl-router\n", "")
         + "\n---\n" + """
         apiVersion: srt.dev/v1alpha1
         kind: GpuCluster

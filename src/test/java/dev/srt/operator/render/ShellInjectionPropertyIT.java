@@ -581,13 +581,17 @@ class ShellInjectionPropertyIT {
       out.add(variant("containers", CONTAINERS, r, CLUSTER + SLURM + PYXIS, CLUSTER + DOCKER));
       out.add(variant("released-dynamo", RELEASED, r, CLUSTER + SLURM, CLUSTER));
       out.add(variant("dynamo-wheel", WHEEL, r, CLUSTER + SLURM, CLUSTER));
+      // A prebuilt router is for Slurm only: a direct host builds it from source.
+      out.add(variant("prebuilt-router", PREBUILT, r, CLUSTER + SLURM + PYXIS, null));
       return out;
     }
 
     private static Variant variant(String name, String rc, String root, String slurm, String direct) throws IOException {
       Map<Mode, ObjectNode> clusters = new EnumMap<>(Mode.class);
       clusters.put(Mode.SLURM, (ObjectNode) yaml(slurm.replace("%MODE%", "slurm"), root));
-      clusters.put(Mode.DIRECT, (ObjectNode) yaml(direct.replace("%MODE%", "direct"), root));
+      if (direct != null) {
+        clusters.put(Mode.DIRECT, (ObjectNode) yaml(direct.replace("%MODE%", "direct"), root));
+      }
       return new Variant(name, (ObjectNode) yaml(rc, root), clusters);
     }
 
@@ -617,6 +621,7 @@ class ShellInjectionPropertyIT {
           dynamo:
             hash: 4dca1626b2708383514fcd65ac816ba7429c05a4
             source: {git: https://github.com/ai-dynamo/dynamo}
+            discovery: etcd
             eventPlane: zmq
             requestPlane: tcp
             sidecarStartupTimeout: 30s
@@ -654,17 +659,26 @@ class ShellInjectionPropertyIT {
             env: {FUZZ_WORKLOAD: plain}
           arms:
           - name: router
-            frontend: {type: sgl-router, binary: %ROOT%/prebuilt/sgl-router, env: {FUZZ_ROUTER: plain}}
+            frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, env: {FUZZ_ROUTER: plain}}
           - name: policy
             frontend: {type: dynamo, args: {router-mode: kv}}
             dynamo:
               policyCatalog: {path: %ROOT%/catalog, crateSubdir: crates/x, config: conf/worker-selection.yaml, package: x-policy}
         """;
 
+    static final String PREBUILT = HEAD + """
+          model: {path: /models/m}
+          backend: {args: {tensor-parallel-size: 4}}
+          workload: {tool: bench-serving}
+          arms:
+          - name: router
+            frontend: {type: sgl-router, binary: %ROOT%/prebuilt/sgl-router, env: {FUZZ_ROUTER: plain}}
+        """;
+
     static final String RELEASED = HEAD + """
           model: {path: /models/m}
           backend: {args: {tensor-parallel-size: 4}}
-          dynamo: {version: 0.6.1}
+          dynamo: {version: 0.6.1, eventPlane: nats, requestPlane: nats}
           workload: {tool: custom, command: "true", env: {FUZZ_WORKLOAD: plain}}
           arms:
           - name: router
@@ -713,6 +727,7 @@ class ShellInjectionPropertyIT {
           path: [/opt/fuzz/bin]
           env: {HF_HOME: /scratch/hf, SRT_PORT_WAIT: "2"}
           pollInterval: 5s
+          infra: {etcd: etcd, natsServer: nats-server}
         """;
 
     static final String SLURM = """

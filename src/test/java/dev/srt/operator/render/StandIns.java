@@ -19,14 +19,14 @@ import java.util.stream.Stream;
 
 /**
  * Recording stand-ins for every external program a rendered script may start (python3, git,
- * cargo, srun, scontrol, docker, aiperf, nvidia-smi, a router binary): each records its argv and
+ * cargo, srun, scontrol, docker, aiperf, nvidia-smi, a router binary, etcd, nats-server): each records its argv and
  * environment, then behaves just enough for the script to go on (probes pass, builds leave the
  * files the next step reads, an engine binds its gRPC port, servers stay up until stopped). With
  * them, a script runs from its first line to its last on any machine in about a second.
  */
 final class StandIns {
   static final List<String> PROGRAMS = List.of("python3", "python", "git", "cargo", "srun", "scontrol", "sbatch", "docker", "aiperf",
-      "nvidia-smi", "sgl-router", "pip", "maturin");
+      "nvidia-smi", "sgl-router", "pip", "maturin", "etcd", "nats-server");
   /** The run id every run gets (SRT_RUN_ID), and the one Slurm node (scontrol shows it, NodeAddr unknown). */
   static final String RUN_ID = "r5eed0001";
   static final String NODE = "srt-node-0";
@@ -69,7 +69,7 @@ final class StandIns {
             case "${2:-}" in
               pip) [ "${3:-}" != wheel ] || wheel_out -w "$@"; exit 0 ;;
               maturin) wheel_out -o "$@"; exit 0 ;;
-              sglang.bench_serving) exit 0 ;;
+              sglang.bench_serving|sglang.benchmark.serving) exit 0 ;;
             esac ;;
         esac
         local prev="" port="" a

@@ -1,5 +1,6 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.KvEventRules;
 import dev.srt.operator.config.Rules;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.FlagVocabulary;
@@ -29,12 +30,12 @@ import java.util.TreeMap;
 
 /**
  * {@code python3 -m dynamo.frontend} over SGLang workers: native engines coupled to Dynamo
- * sidecars, or the in-process {@code dynamo.sglang} worker. Discovery is file-based in the run
- * directory, so no etcd or NATS is needed with the zmq event plane and tcp request plane.
+ * sidecars, or the in-process {@code dynamo.sglang} worker. Discovery is etcd (or a file store in
+ * the run directory), and NATS runs when a plane uses it: {@link DynamoInfra}.
  */
 public final class DynamoFrontend implements Frontend {
   public static final String TYPE = "dynamo";
-  public static final String DISCOVERY_DIR = "dynamo-discovery";
+  public static final String DISCOVERY_DIR = DynamoInfra.DISCOVERY_DIR;
   static final String SGLANG_RUST_BUILD_MODE = "SGLANG_RUST_BUILD_MODE";
 
   @Override
@@ -53,12 +54,27 @@ public final class DynamoFrontend implements Frontend {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
     Rules.managed(out, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
+    // KV mode without events (--no-router-kv-events) is Dynamo's approximate mode: it needs none.
+    if ("kv".equals(Flags.get(f.args, "router-mode")) && !"false".equals(Flags.get(f.args, "router-kv-events"))
+        && !Flags.has(f.args, "no-router-kv-events")) {
+      KvEventRules.requirePublished(out, p + ".args", f.args, "router-mode", "router-mode kv", spec);
+    }
   }
 
 
   @Override
   public List<BuildStage> builds(ArmContext ctx) {
     return DynamoInstall.stages(ctx);
+  }
+
+  @Override
+  public List<ProcessSpec> infra(ArmContext ctx) {
+    return DynamoInfra.processes(ctx);
+  }
+
+  @Override
+  public List<dev.srt.operator.plan.RunPlan.Preflight> preflight(ArmContext ctx) {
+    return DynamoInfra.preflight(ctx);
   }
 
   @Override
@@ -154,6 +170,8 @@ public final class DynamoFrontend implements Frontend {
     facts.put("dynamoPolicyCatalog", DynamoInstall.catalog(ctx) == null ? null : catalogFact(ctx));
     facts.put("dynamoPolicyConfigPath", DynamoInstall.policyConfigPath(ctx));
     facts.put("sidecar", ctx.arm().dynamo != null && ctx.arm().dynamo.sidecarEnabled());
+    facts.put("dynamoDiscovery", ctx.spec().dynamo.discoveryOrDefault());
+    facts.put("dynamoEventPlane", ctx.spec().dynamo.eventPlaneOrDefault());
     return facts;
   }
 
@@ -177,9 +195,7 @@ public final class DynamoFrontend implements Frontend {
     // The run's own Dynamo install first, then whatever the cluster puts on PYTHONPATH.
     String clusterPath = ctx.cluster().env == null ? null : ctx.cluster().env.get("PYTHONPATH");
     env.put("PYTHONPATH", clusterPath == null || clusterPath.isEmpty() ? DynamoInstall.PYTHONPATH : DynamoInstall.PYTHONPATH + ":" + clusterPath);
-    env.put("DYN_DISCOVERY_BACKEND", "file");
-    // Relative to the run directory (the script's cwd), so arms render identical commands.
-    env.put("DYN_FILE_KV", DISCOVERY_DIR);
+    env.putAll(DynamoInfra.env(ctx));
     env.put("DYN_REQUEST_PLANE", d.requestPlane == null ? "tcp" : d.requestPlane);
     if (d.eventPlane != null) {
       env.put("DYN_EVENT_PLANE", d.eventPlane);

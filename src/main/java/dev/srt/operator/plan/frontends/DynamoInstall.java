@@ -55,7 +55,7 @@ public final class DynamoInstall {
     // A local catalog is keyed by its path; its content is checked when the build is reused.
     List<String> stamp = catalog != null && catalog.path != null ? List.of("srt_tree_digest", catalog.path) : null;
     return List.of(
-        new BuildStage(BUILD_STAGE, cache, stamp, buildSteps(ctx, cache), Map.of()),
+        new BuildStage(BUILD_STAGE, cache, stamp, buildSteps(ctx, cache), Map.of("RUSTFLAGS", rustflags(ctx))),
         new BuildStage(INSTALL_STAGE, null, List.of(List.of("srt_pip_install_wheels", py, cache, SITE_DIR)), Map.of()));
   }
 
@@ -101,6 +101,19 @@ public final class DynamoInstall {
     steps.add(List.of("rm", "-rf", "--", build));
     return steps;
   }
+
+  /**
+   * srt-slurm's flags for the bindings: code for this CPU (direct hosts key the cache by its
+   * flags; a Slurm partition's nodes share one platform) and tokio's unstable metrics, which
+   * Dynamo's runtime reads. After the cluster's own RUSTFLAGS (spec.env), as srt-slurm appends
+   * to the environment's.
+   */
+  static String rustflags(ArmContext ctx) {
+    String cluster = ctx.cluster().env == null ? null : ctx.cluster().env.get("RUSTFLAGS");
+    return (cluster == null || cluster.isBlank() ? "" : cluster + " ") + RUSTFLAGS;
+  }
+
+  public static final String RUSTFLAGS = "-C target-cpu=native --cfg tokio_unstable";
 
   /** {@code --} before the URL and the rev: neither can be read as an option (git URLs are validated too). */
   private static List<List<String>> checkout(String git, String rev, String dir) {

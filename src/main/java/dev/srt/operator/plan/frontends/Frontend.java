@@ -23,6 +23,20 @@ public interface Frontend extends FrontendRules {
   /** Stages that run before any process: builds of the router, installs of its runtime. */
   List<BuildStage> builds(ArmContext ctx);
 
+  /**
+   * Services the arm's other processes need before they start (Dynamo's etcd and NATS), of role
+   * infra on node 0, each with its readiness probe. The planner starts them first, gates on them
+   * ({@link dev.srt.operator.plan.Gates#infraReady}) and starts everything else after that gate.
+   */
+  default List<ProcessSpec> infra(ArmContext ctx) {
+    return List.of();
+  }
+
+  /** Programs the run needs (the infra executables), checked before anything is built. */
+  default List<dev.srt.operator.plan.RunPlan.Preflight> preflight(ArmContext ctx) {
+    return List.of();
+  }
+
   /** The worker processes this router expects (engines, and sidecars where it needs them). */
   List<ProcessSpec> workers(ArmContext ctx);
 

@@ -1,5 +1,8 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.Echo;
+import dev.srt.operator.config.FieldPath;
+import dev.srt.operator.config.KvEventRules;
 import dev.srt.operator.config.Rules;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.FlagVocabulary;
@@ -31,6 +34,18 @@ import java.util.TreeMap;
 public final class SglRouterFrontend implements Frontend {
   public static final String TYPE = "sgl-router";
   public static final String BUILD_STAGE = "sgl-router-build";
+  /**
+   * The {@code --policy} values of the experimental router: those of the pinned source
+   * (sgl-project/sglang experimental/sgl-router/src/config/types.rs {@code PolicyKind} @ 03473357,
+   * the build flags/sgl-router.txt is from), then the two only earlier builds accept
+   * ({@code cache_aware_zmq} era: {@code power_of_two} and {@code cache_aware_zmq}, the contract's
+   * arm 1).
+   */
+  public static final List<String> POLICIES = List.of("round_robin", "random", "power_of_n", "load_based", "fused_score",
+      "score_policy", "session_aware", "cache_aware", "sticky", "power_of_two", "cache_aware_zmq");
+  /** Policies that route on the KV events of the workers (fused and score policies: by their prefix_cache term). */
+  static final List<String> KV_AWARE_POLICIES = List.of("cache_aware", "cache_aware_zmq");
+  static final List<String> SCORING_POLICIES = List.of("fused_score", "score_policy");
 
   @Override
   public String type() {
@@ -57,6 +72,30 @@ public final class SglRouterFrontend implements Frontend {
     }
     Rules.requireAbsolute(out, p + ".source", f.source, false);
     Rules.managed(out, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
+    policy(out, p + ".args", f.args, spec);
+  }
+
+  /**
+   * The router rejects an unknown {@code --policy} only once it starts, after the build and the
+   * workers; and it defaults to round_robin, so a KV-aware policy is the one to check for events.
+   */
+  private static void policy(List<Problem> out, String p, Map<String, Object> args, RouterComparisonSpec spec) {
+    String policy = Flags.get(args, "policy");
+    if (policy == null) {
+      return;
+    }
+    String written = args.keySet().stream().filter(k -> Flags.normalize(k).equals("policy")).findFirst().orElseThrow();
+    if (!POLICIES.contains(policy)) {
+      out.add(Problem.error(FieldPath.field(p, written), Echo.value(policy)
+          + " is not a policy of sgl-router; its policies are " + String.join(", ", POLICIES)
+          + " (power_of_two and cache_aware_zmq in earlier builds only)"));
+      return;
+    }
+    String fuse = Flags.get(args, "fuse");
+    boolean prefixTerm = SCORING_POLICIES.contains(policy) && (fuse == null || fuse.contains("prefix_cache"));
+    if (KV_AWARE_POLICIES.contains(policy) || prefixTerm) {
+      KvEventRules.requirePublished(out, p, args, "policy", "policy " + policy, spec);
+    }
   }
 
 
@@ -95,9 +134,12 @@ public final class SglRouterFrontend implements Frontend {
     argv.addAll(List.of("--host", "0.0.0.0", "--port", String.valueOf(PortMap.ROUTER)));
     argv.addAll(managedModelArgs(ctx));
     argv.addAll(Flags.render(f.args, Validator.MANAGED_SGL_ROUTER_ARGS));
+    // --worker-urls are registered once, at start-up, from each worker's /server_info: a worker
+    // that does not serve it yet stays invisible on older builds (sgl-project/sglang#27980), so
+    // the router starts once every worker is healthy.
     return new ProcessSpec("router", Role.ROUTER, 0, argv, new TreeMap<>(f.env == null ? Map.of() : f.env),
         Map.of("http", PortMap.ROUTER), null, SglangEngine.logOf("router"),
-        Probe.httpStatus(ctx.routerUrl() + "/readyz", 200), null, null);
+        Probe.httpStatus(ctx.routerUrl() + "/readyz", 200), null, null).startingAfter(Gates.WORKERS_HEALTH);
   }
 
   /** {@code --model-id} and {@code --tokenizer-path}, each unless the arm sets it explicitly. */
