@@ -134,6 +134,7 @@ class ApplyCommandIT {
     Path results = Files.list(workDir.resolve("default/qwen3-32b-routers/dynamo-kv-policy")).findFirst().orElseThrow()
         .resolve("results/bench-serving.jsonl");
     assertThat(results).isNotEmptyFile();
+    assertThat(results.getParent().getParent().resolve("logs/etcd.log")).as("Dynamo's discovery: etcd by default").isNotEmptyFile();
 
     // Later, from the run directories alone: the same rows, and the report as JSON.
     Result later = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString());
@@ -173,6 +174,44 @@ class ApplyCommandIT {
     assertThat(dom.select("svg")).isNotEmpty();
     assertThat(dom.select("script")).isEmpty();
     assertThat(dom.text()).contains("qwen3-32b-routers", "sgl-router", "dynamo-kv-policy", "/models/Qwen3-32B-FP8");
+  }
+
+  /**
+   * Prefill/decode: both Dynamo arms of the disaggregated example run end to end, each over one
+   * prefill and one decode engine coupled to their sidecars, with etcd as Dynamo's discovery.
+   */
+  @Test
+  void bothDynamoArmsRunOverPrefillAndDecodeWorkers() throws Exception {
+    Result r = apply("-f", "examples/router-comparison-disagg.yaml", "--cluster", cluster("").toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("workers prefill 1/1, decode 1/1").contains("2/2 arms succeeded");
+    for (String arm : List.of("dynamo-kv", "dynamo-kv-policy")) {
+      Path runDir = Files.list(workDir.resolve("default/qwen3-32b-disagg/" + arm)).findFirst().orElseThrow();
+      assertThat(Files.readString(runDir.resolve("logs/engine-prefill-0.log"))).contains("disaggregation mode prefill");
+      assertThat(Files.readString(runDir.resolve("logs/engine-decode-0.log"))).contains("disaggregation mode decode");
+      assertThat(runDir.resolve("logs/etcd.log")).as("etcd, Dynamo's discovery").isNotEmptyFile();
+      assertThat(runDir.resolve("logs/nats-server.log")).as("no plane uses NATS").doesNotExist();
+    }
+  }
+
+  /** An arm whose Dynamo planes go over NATS: nats-server starts beside etcd, and every Dynamo process is told where. */
+  @Test
+  void anArmWithNatsPlanesRunsWithNatsBesideEtcd() throws Exception {
+    String planes = "    eventPlane: zmq\n    requestPlane: tcp\n";
+    String yaml = Files.readString(COMPARISON);
+    assertThat(yaml).contains(planes);
+    Path comparison = tmp.resolve("nats.yaml");
+    Files.writeString(comparison, yaml.replace(planes, "    eventPlane: nats\n    requestPlane: nats\n"));
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString(), "--arm", "dynamo-kv");
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    Path runDir = workDir.resolve("default/qwen3-32b-routers/dynamo-kv/" + runIds.get(0));
+    assertThat(runDir.resolve("logs/nats-server.log")).isNotEmptyFile();
+    assertThat(runDir.resolve("logs/etcd.log")).isNotEmptyFile();
+    assertThat(Files.readString(runDir.resolve("run.sh"))).contains("NATS_SERVER=nats://127.0.0.1:4222")
+        .contains("ETCD_ENDPOINTS=http://127.0.0.1:2379");
   }
 
   /**

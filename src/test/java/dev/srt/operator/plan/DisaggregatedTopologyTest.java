@@ -94,15 +94,15 @@ class DisaggregatedTopologyTest {
   @Test
   void readinessCountsPrefillAndDecodeInstancesApart() {
     RunPlan p = plan(OWN_NODES, "dynamo-kv", Mode.SLURM);
-    Gate health = p.gates().get(0);
+    Gate health = gate(p, Gates.WORKERS_HEALTH);
     assertThat(health.checks()).extracting(Gate.Check::target).containsExactly("worker-prefill-0", "worker-decode-0", "worker-decode-1");
-    Gate router = p.gates().get(1);
+    Gate router = gate(p, Gates.ROUTER_READY);
     assertThat(router.name()).isEqualTo(Gates.ROUTER_READY);
     assertThat(router.checks()).extracting(c -> c.probe().kind(), c -> c.probe().count()).containsExactly(
         tuple(Probe.Kind.DYNAMO_INSTANCES, 2), tuple(Probe.Kind.DYNAMO_PREFILL_INSTANCES, 1), tuple(Probe.Kind.JSON_TRUE, null));
     assertThat(p.process("router").probe().count()).isEqualTo(2);
     // An aggregated arm keeps its one instance count.
-    assertThat(Examples.plan("dynamo-kv", Mode.DIRECT).gates().get(1).checks()).extracting(c -> c.probe().kind())
+    assertThat(gate(Examples.plan("dynamo-kv", Mode.DIRECT), Gates.ROUTER_READY).checks()).extracting(c -> c.probe().kind())
         .doesNotContain(Probe.Kind.DYNAMO_PREFILL_INSTANCES);
   }
 
@@ -119,5 +119,9 @@ class DisaggregatedTopologyTest {
     assertThat(argv(p.process("engine-prefill-0-rank-1")))
         .contains("--nnodes 2 --node-rank 1 --dist-init-addr {{node:0}}:8300")
         .contains("--disaggregation-mode prefill --disaggregation-bootstrap-port 7200").doesNotContain("--grpc-port");
+  }
+
+  private static Gate gate(RunPlan p, String name) {
+    return p.gates().stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow();
   }
 }
