@@ -171,8 +171,9 @@ final class ApplyOutput implements ArmRunner.Listener {
    * the baseline, one line per run that did not succeed, then the total.
    *
    * @param latest each arm's latest run, finished or not (arms never started are absent)
+   * @param repetitions the runs each arm was to make
    */
-  void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, Duration total) {
+  void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, int repetitions, Duration total) {
     closeLine();
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("ARM", "RUNS", "PHASE", "REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "FAILED REQS", "RUN DIR"));
@@ -194,7 +195,7 @@ final class ApplyOutput implements ArmRunner.Listener {
       row.add(Cells.failedRatio(summary));
       row.add(last == null || last.runDir == null ? "-" : last.runDir);
       rows.add(row);
-      if (!runs.isEmpty() && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
+      if (runs.size() >= repetitions && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
         done++;
       }
       for (ArmRun r : runs) {
