@@ -20,6 +20,9 @@ class LauncherIT {
 
   static Result run(Map<String, String> env, String... command) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command);
+    // Options from the environment would be announced on stderr, which the test reads.
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().remove("JDK_JAVA_OPTIONS");
     pb.environment().putAll(env);
     Process p = pb.start();
     p.getOutputStream().close();
