@@ -7,21 +7,29 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
-/** The one JSON and one YAML mapper configuration used across the project. */
+/**
+ * The one JSON and one YAML mapper configuration used across the project. Each is built on first
+ * use only: a CLI command that reads YAML never pays for the JSON mapper, and the reverse.
+ */
 public final class Mappers {
-  private static final ObjectMapper JSON = configure(new ObjectMapper());
-  private static final ObjectMapper YAML = configure(new ObjectMapper(
-      new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-          .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)));
-
   private Mappers() {}
 
   public static ObjectMapper json() {
-    return JSON;
+    return Json.MAPPER;
   }
 
   public static ObjectMapper yaml() {
-    return YAML;
+    return Yaml.MAPPER;
+  }
+
+  private static final class Json {
+    static final ObjectMapper MAPPER = configure(new ObjectMapper());
+  }
+
+  private static final class Yaml {
+    static final ObjectMapper MAPPER = configure(new ObjectMapper(
+        new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)));
   }
 
   private static ObjectMapper configure(ObjectMapper m) {

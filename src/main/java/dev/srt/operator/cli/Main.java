@@ -1,5 +1,6 @@
 package dev.srt.operator.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,8 +9,10 @@ import picocli.CommandLine.Command;
     name = "srt-operator",
     mixinStandardHelpOptions = true,
     versionProvider = VersionCommand.Provider.class,
-    description = "Declarative, observable LLM router comparisons on Slurm and bare GPU hosts.",
-    subcommands = {
+    description = "Declarative, observable LLM router comparisons on Slurm and bare GPU hosts.")
+public final class Main implements Runnable {
+  /** Every subcommand, in the order of the usage help. */
+  static final List<Class<?>> SUBCOMMANDS = List.of(
       ValidateCommand.class,
       PlanCommand.class,
       RenderCommand.class,
@@ -20,9 +23,8 @@ import picocli.CommandLine.Command;
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,
-      EmulateCommand.class,
-    })
-public final class Main implements Runnable {
+      EmulateCommand.class);
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -36,6 +38,19 @@ public final class Main implements Runnable {
 
   /** Runs the CLI and returns its exit code (tests call this instead of main). */
   public static int run(String... args) {
-    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    return commandLine(args).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+  }
+
+  /**
+   * The command line for these arguments: with only the subcommand they name, when they name one,
+   * else with all. Picocli reflects over every registered command (its fields, their types, its
+   * nested commands) before it parses anything, which took longer than {@code validate} itself.
+   */
+  static CommandLine commandLine(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    String first = args.length == 0 ? "" : args[0];
+    List<Class<?>> named = SUBCOMMANDS.stream().filter(c -> c.getAnnotation(Command.class).name().equals(first)).toList();
+    (named.isEmpty() ? SUBCOMMANDS : named).forEach(cli::addSubcommand);
+    return cli;
   }
 }

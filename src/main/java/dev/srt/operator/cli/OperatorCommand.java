@@ -75,6 +75,7 @@ public final class OperatorCommand implements Callable<Integer> {
     }
     KubernetesClient client = KubeClients.connect(kubeconfig);
     PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    ProcessMeters.bindTo(metrics);
     String leaseNamespace = !leaderElection ? null
         : leaderElectionNamespace != null ? leaderElectionNamespace
         : System.getenv().getOrDefault("POD_NAMESPACE", "default");

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * reconciler (through {@code notify}) which comparisons have news. It keeps every event of every
  * tracked run, so the reconciler can replay a run's whole history into its status at any time.
  * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
- * Polling is fast while an arm is starting and slows down once every arm is stable.
+ * How often a cluster is polled depends on whether its runs are starting: {@link PollCadence}.
  *
  * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
  * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
@@ -199,9 +199,9 @@ public final class RunObservations implements AutoCloseable {
         if (first || !o.events().isEmpty() || !o.job().equals(previous)) {
           news.add(run);
         }
-        starting |= o.moreEventsPending() || !servingOrDone(events.getOrDefault(run, List.of()));
+        starting |= PollCadence.starting(o, events.getOrDefault(run, List.of()));
       }
-      nextPoll.put(cluster, now.plus(starting ? startingInterval : stable));
+      nextPoll.put(cluster, now.plus(PollCadence.next(startingInterval, stable, starting)));
     }
     news.forEach(this::notifyOwner);
   }
@@ -239,11 +239,6 @@ public final class RunObservations implements AutoCloseable {
 
   private static boolean finishedWell(List<RunEvent> events) {
     return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()) && "succeeded".equals(e.text("status")));
-  }
-
-  private static boolean servingOrDone(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event())
-        || (RunEventType.PHASE.is(e.event()) && RunEventType.Phase.BENCHMARKING.wire().equals(e.text("phase"))));
   }
 
   private void notifyOwner(RunRef run) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -33,7 +34,10 @@ public final class SrtOperator implements AutoCloseable {
     this.hosts = hosts;
     Clock clock = Clock.systemUTC();
     this.operator = new Operator(o -> {
-      o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false);
+      o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false)
+          // JOSDK's reconcile timers and counters, per controller: per-resource series would grow
+          // with the number of comparisons and outlive them.
+          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics));
       if (settings.leaderElectionNamespace() != null) {
         // Losing the lease while running ends the process (a restarted pod campaigns again); losing
         // it because we are shutting down must not call System.exit from the shutdown hook.

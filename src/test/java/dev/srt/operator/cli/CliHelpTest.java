@@ -14,7 +14,8 @@ import picocli.CommandLine.Model.OptionSpec;
 class CliHelpTest {
   @Test
   void everyOptionOfEveryCommandIsDocumented() {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = Main.commandLine();
+    assertThat(cli.getSubcommands()).hasSize(Main.SUBCOMMANDS.size());
     for (CommandLine sub : cli.getSubcommands().values()) {
       CommandSpec spec = sub.getCommandSpec();
       if (spec.name().equals("emulate")) {
@@ -24,6 +25,13 @@ class CliHelpTest {
         assertThat(String.join(" ", option.description())).as(spec.name() + " " + option.longestName()).isNotBlank();
       }
     }
+  }
+
+  @Test
+  void aNamedSubcommandIsBuiltAloneAndTheUsageStillListsEveryOne() {
+    assertThat(Main.commandLine("validate", "-f", "x.yaml").getSubcommands()).containsOnlyKeys("validate");
+    assertThat(Main.commandLine("--help").getSubcommands()).containsKeys("validate", "apply", "operator", "emulate");
+    assertThat(Main.commandLine("valdate").getSubcommands()).hasSize(Main.SUBCOMMANDS.size());
   }
 
   @Test

@@ -93,6 +93,12 @@ class OperatorProcessIT {
     });
     String scrape = body(metrics, "/metrics");
     assertThat(scrape).contains("srt_reconciles_total{kind=\"GpuCluster\"}").contains("srt_host_exec_seconds").contains("srt_arms");
+    // The JVM's and the process's own series, and JOSDK's timer of the reconcile that just ran.
+    assertThat(scrape).containsPattern("(?m)^jvm_memory_used_bytes\\{area=\"heap\",.*\\} [0-9.E+]+$")
+        .containsPattern("(?m)^process_cpu_usage [0-9.E+-]+$")
+        .contains("jvm_gc_", "jvm_threads_live_threads", "jvm_classes_loaded_classes", "process_uptime_seconds", "process_files_open_files")
+        .containsPattern("(?m)^operator_sdk_controllers_execution_reconcile_seconds_count\\{.*controller=\"gpucluster\".*\\} [1-9]")
+        .containsPattern("(?m)^operator_sdk_reconciliations_started_total\\{.*\\} [1-9]");
 
     operator.destroy();
     assertThat(operator.waitFor(30, TimeUnit.SECONDS)).isTrue();
