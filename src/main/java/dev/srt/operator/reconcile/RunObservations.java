@@ -2,6 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.render.RunEventType;
@@ -21,6 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * reconciler (through {@code notify}) which comparisons have news. It keeps every event of every
  * tracked run, so the reconciler can replay a run's whole history into its status at any time.
  * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
- * Polling is fast while an arm is starting and slows down once every arm is stable.
+ * Each cluster is polled every {@code pollInterval} of its GpuCluster, counted from the start of the
+ * previous poll, or at the shorter starting interval while one of its runs builds or starts (not
+ * while its job waits in Slurm's queue). The poller's thread wakes exactly when the next poll is due.
  *
  * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
  * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
@@ -41,6 +46,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunObservations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunObservations.class);
+
+  /** The poll interval of a cluster whose runs did not say theirs. */
+  static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+  /** The least time between the end of a poll and the start of the next one of the same cluster. */
+  static final Duration MIN_GAP = Duration.ofMillis(50);
 
   /** How often reading a finished run's result files may fail (host trouble) before it is given up. */
   static final int MAX_RESULT_ATTEMPTS = 3;
@@ -69,11 +79,13 @@ public final class RunObservations implements AutoCloseable {
   private final Map<RunRef, Integer> resultFailures = new HashMap<>();
   private final Map<String, ClusterState> clusters = new HashMap<>();
   private final Map<String, Instant> nextPoll = new HashMap<>();
+  /** The next tick, timed for the earliest due poll; null while nothing is tracked. */
+  private ScheduledFuture<?> nextTick;
+  private Instant nextTickAt;
 
   public RunObservations(Consumer<ResourceID> notify, Duration startingInterval) {
     this.notify = notify;
     this.startingInterval = startingInterval;
-    timer.scheduleWithFixedDelay(this::tick, 200, 200, TimeUnit.MILLISECONDS);
   }
 
   /** Starts (or keeps) watching a run. {@code cluster} groups runs that one poll covers. */
@@ -82,6 +94,7 @@ public final class RunObservations implements AutoCloseable {
     if (t == null || t.host() != host || !java.util.Objects.equals(t.jobId(), jobId)) {
       tracked.put(run, new Tracked(primary, cluster, host, jobId, stableInterval));
       nextPoll.putIfAbsent(cluster, Instant.now());
+      scheduleTick();
     }
   }
 
@@ -121,6 +134,39 @@ public final class RunObservations implements AutoCloseable {
     } catch (RuntimeException e) {
       // A poller must never stop: log and go on with the next tick.
       LOG.error("run poller: unexpected error", e);
+    } finally {
+      synchronized (this) {
+        nextTick = null;
+        nextTickAt = null;
+        scheduleTick();
+      }
+    }
+  }
+
+  /**
+   * Times the next tick for the earliest poll due, so a poll happens when it is due and not up to
+   * a tick later (the status lag is pollInterval plus one poll and one reconcile, nothing more).
+   */
+  private synchronized void scheduleTick() {
+    if (timer.isShutdown()) {
+      return;
+    }
+    Set<String> active = new HashSet<>();
+    tracked.values().forEach(t -> active.add(t.cluster()));
+    Instant earliest = active.stream().map(c -> nextPoll.getOrDefault(c, Instant.now())).min(Instant::compareTo).orElse(null);
+    if (earliest == null || (nextTickAt != null && !nextTickAt.isAfter(earliest))) {
+      return;
+    }
+    if (nextTick != null) {
+      nextTick.cancel(false);
+    }
+    long delay = Math.max(0, Duration.between(Instant.now(), earliest).toMillis());
+    try {
+      nextTick = timer.schedule(this::tick, delay, TimeUnit.MILLISECONDS);
+      nextTickAt = earliest;
+    } catch (RejectedExecutionException closed) {
+      nextTick = null;
+      nextTickAt = null;
     }
   }
 
@@ -136,6 +182,7 @@ public final class RunObservations implements AutoCloseable {
   }
 
   private void pollCluster(String cluster, List<RunRef> runs) {
+    Instant polledFrom = Instant.now();
     RunHost host;
     List<ActiveRun> active = new ArrayList<>();
     synchronized (this) {
@@ -170,7 +217,7 @@ public final class RunObservations implements AutoCloseable {
       }
       Instant now = Instant.now();
       boolean starting = false;
-      Duration stable = Duration.ofSeconds(5);
+      Duration stable = DEFAULT_POLL_INTERVAL;
       for (RunRef run : runs) {
         RunObservation o = seen.get(run);
         Tracked t = tracked.get(run);
@@ -199,9 +246,11 @@ public final class RunObservations implements AutoCloseable {
         if (first || !o.events().isEmpty() || !o.job().equals(previous)) {
           news.add(run);
         }
-        starting |= o.moreEventsPending() || !servingOrDone(events.getOrDefault(run, List.of()));
+        starting |= o.moreEventsPending() || startingUp(o.job(), events.getOrDefault(run, List.of()));
       }
-      nextPoll.put(cluster, now.plus(starting ? startingInterval : stable));
+      // Counted from the poll's start, so the interval is the time between two looks at the host.
+      Duration interval = starting && startingInterval.compareTo(stable) < 0 ? startingInterval : stable;
+      nextPoll.put(cluster, latest(polledFrom.plus(interval), now.plus(MIN_GAP)));
     }
     news.forEach(this::notifyOwner);
   }
@@ -239,6 +288,21 @@ public final class RunObservations implements AutoCloseable {
 
   private static boolean finishedWell(List<RunEvent> events) {
     return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()) && "succeeded".equals(e.text("status")));
+  }
+
+  /**
+   * A run that is building or starting is polled at the starting interval, if that is shorter than
+   * its cluster's pollInterval; a job still waiting in Slurm's queue is not starting yet.
+   */
+  private static boolean startingUp(JobStatus job, List<RunEvent> events) {
+    if (job != null && job.state() == JobState.PENDING && events.isEmpty()) {
+      return false;
+    }
+    return !servingOrDone(events);
+  }
+
+  private static Instant latest(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static boolean servingOrDone(List<RunEvent> events) {

@@ -213,7 +213,8 @@ class ClusterObserverTest {
 
   @Test
   void outputCutShortFailsThePoll() {
-    Transport truncated = new FakeTransport((cmd, in) -> new ExecResult(0, "F 0 alive MQ==\n", ""));
+    Transport truncated = new FakeTransport((cmd, in) -> new ExecResult(0,
+        PollAnswer.encoded(new PollAnswer().fact(0, "alive", "1").body(), false), ""));
     ClusterObserver observer = new ClusterObserver(new DirectBackend(truncated, "/w"));
     assertThatThrownBy(() -> observer.poll(List.of(new ActiveRun(run(1), null, 0))))
         .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.kind()).isEqualTo(HostException.Kind.IO));
@@ -221,9 +222,10 @@ class ClusterObserverTest {
 
   @Test
   void anUnreadableJobStateIsUnknownNotAnException() throws Exception {
-    // "exit-code" decodes to "x": not a number.
-    Transport odd = new FakeTransport((cmd, in) -> new ExecResult(0,
-        "motd noise\nF 0 pid MTIz\nF 0 exit-code eA==\nF 0 size MA==\nF 0 start MA==\nF 0 events \nEND\n", ""));
+    // "exit-code" is "x": not a number.
+    String answer = new PollAnswer().fact(0, "pid", "123").fact(0, "exit-code", "x").fact(0, "size", "0")
+        .fact(0, "start", "0").fact(0, "events", "").output();
+    Transport odd = new FakeTransport((cmd, in) -> new ExecResult(0, "motd noise\n" + answer, ""));
     RunObservation seen = new ClusterObserver(new DirectBackend(odd, "/w"))
         .poll(List.of(new ActiveRun(run(1), null, 0))).get(run(1));
     assertThat(seen.job().state()).isEqualTo(JobState.UNKNOWN);
