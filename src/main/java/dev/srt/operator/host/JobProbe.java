@@ -18,6 +18,6 @@ public interface JobProbe {
    */
   String bashFunction();
 
-  /** The job's status from the fields {@code probe_job} reported (absent fields are missing keys). */
+  /** The job's status from the fields {@code probe_jobs} reported for one run (absent fields are missing keys). */
   JobStatus parse(Map<String, String> fields);
 }

@@ -67,7 +67,7 @@ final class PollScript {
         }
         # take N: up to N bytes of stdin into the array chunk, whose elements were separated by NULs.
         take() {
-          local need=$1 part cur= nuls=0
+          local need=$1 part cur='' nuls=0
           chunk=()
           while [ "$need" -gt 0 ] && [ "$nuls" -lt "$max_nuls" ]; do
             if ! IFS= read -r -d '' -n "$need" part; then

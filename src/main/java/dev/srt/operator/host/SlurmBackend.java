@@ -181,7 +181,7 @@ public final class SlurmBackend implements Backend {
     public String bashFunction() {
       return """
           probe_jobs() {
-            local n id ids= missing= out rc line err= arc=0 aout=
+            local n id ids='' missing='' out rc line err='' arc=0 aout=''
             local -A listed=() accounted=()
             for n in "${!run_dir[@]}"; do
               id=${job_id[n]}
