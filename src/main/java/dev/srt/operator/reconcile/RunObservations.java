@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
  * Each cluster is polled every {@code pollInterval} of its GpuCluster, counted from the start of the
  * previous poll, or at the shorter starting interval while one of its runs builds or starts (not
- * while its job waits in Slurm's queue). The poller's thread wakes exactly when the next poll is due.
+ * while its job waits in Slurm's queue). The timer wakes exactly when the next poll is due, and
+ * each cluster's poll runs on its own thread, so an unreachable host delays no other cluster.
  *
  * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
  * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
@@ -79,6 +81,13 @@ public final class RunObservations implements AutoCloseable {
   private final Map<RunRef, Integer> resultFailures = new HashMap<>();
   private final Map<String, ClusterState> clusters = new HashMap<>();
   private final Map<String, Instant> nextPoll = new HashMap<>();
+  /** Clusters whose poll runs now: a cluster is never polled twice at once. */
+  private final Set<String> polling = new HashSet<>();
+  private final ExecutorService pollers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "srt-cluster-poll");
+    t.setDaemon(true);
+    return t;
+  });
   /** The next tick, timed for the earliest due poll; null while nothing is tracked. */
   private ScheduledFuture<?> nextTick;
   private Instant nextTickAt;
@@ -127,10 +136,18 @@ public final class RunObservations implements AutoCloseable {
     return clusters.get(cluster);
   }
 
+  /** Starts the poll of every cluster that is due, each on its own thread: a slow host delays no other. */
   private void tick() {
     try {
-      Map<String, List<RunRef>> due = dueClusters();
-      due.forEach(this::pollCluster);
+      dueClusters().forEach((cluster, runs) -> {
+        try {
+          pollers.execute(() -> pollAndReschedule(cluster, runs));
+        } catch (RejectedExecutionException closed) {
+          synchronized (this) {
+            polling.remove(cluster);
+          }
+        }
+      });
     } catch (RuntimeException e) {
       // A poller must never stop: log and go on with the next tick.
       LOG.error("run poller: unexpected error", e);
@@ -138,6 +155,22 @@ public final class RunObservations implements AutoCloseable {
       synchronized (this) {
         nextTick = null;
         nextTickAt = null;
+        scheduleTick();
+      }
+    }
+  }
+
+  private void pollAndReschedule(String cluster, List<RunRef> runs) {
+    try {
+      pollCluster(cluster, runs);
+    } catch (RuntimeException e) {
+      LOG.error("run poller: unexpected error polling cluster {}", cluster, e);
+      synchronized (this) {
+        nextPoll.put(cluster, Instant.now().plus(DEFAULT_POLL_INTERVAL));
+      }
+    } finally {
+      synchronized (this) {
+        polling.remove(cluster);
         scheduleTick();
       }
     }
@@ -153,6 +186,7 @@ public final class RunObservations implements AutoCloseable {
     }
     Set<String> active = new HashSet<>();
     tracked.values().forEach(t -> active.add(t.cluster()));
+    active.removeAll(polling);
     Instant earliest = active.stream().map(c -> nextPoll.getOrDefault(c, Instant.now())).min(Instant::compareTo).orElse(null);
     if (earliest == null || (nextTickAt != null && !nextTickAt.isAfter(earliest))) {
       return;
@@ -174,10 +208,11 @@ public final class RunObservations implements AutoCloseable {
     Instant now = Instant.now();
     Map<String, List<RunRef>> due = new HashMap<>();
     tracked.forEach((run, t) -> {
-      if (!nextPoll.getOrDefault(t.cluster(), now).isAfter(now)) {
+      if (!polling.contains(t.cluster()) && !nextPoll.getOrDefault(t.cluster(), now).isAfter(now)) {
         due.computeIfAbsent(t.cluster(), c -> new ArrayList<>()).add(run);
       }
     });
+    polling.addAll(due.keySet());
     return due;
   }
 
@@ -336,5 +371,6 @@ public final class RunObservations implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
+    pollers.shutdownNow();
   }
 }

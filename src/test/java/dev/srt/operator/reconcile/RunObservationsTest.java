@@ -47,9 +47,13 @@ class RunObservationsTest {
   }
 
   private RunHost host() {
+    return host(this::poll);
+  }
+
+  private static RunHost host(java.util.function.Function<Collection<ActiveRun>, Map<RunRef, RunObservation>> poll) {
     return (RunHost) Proxy.newProxyInstance(RunHost.class.getClassLoader(), new Class<?>[] {RunHost.class},
         (proxy, method, args) -> switch (method.getName()) {
-          case "poll" -> poll(castRuns(args[0]));
+          case "poll" -> poll.apply(castRuns(args[0]));
           case "describe", "toString" -> "fake";
           case "hashCode" -> System.identityHashCode(proxy);
           case "equals" -> proxy == args[0];
@@ -127,5 +131,31 @@ class RunObservationsTest {
     }
     assertThat(lags).allSatisfy(lag -> assertThat(lag).isLessThan(800L));
     assertThat(observations.view(RUN).orElseThrow().events()).hasSize(7);
+  }
+
+  /** One host that hangs (a dropped connection waiting for its timeout) does not stop the polls of another. */
+  @Test
+  void aHangingClusterDelaysNoOther() throws Exception {
+    written.add(event("run-started"));
+    java.util.concurrent.CountDownLatch hung = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    observations = new RunObservations(id -> notified.add(System.nanoTime()), Duration.ofMillis(200));
+    RunRef stuck = new RunRef("bench", "other", "arm", "r00000002");
+    observations.track(new ResourceID("other", "bench"), "bench/hung", host(runs -> {
+      hung.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Map.of();
+    }), stuck, "2", Duration.ofMillis(200));
+    try {
+      assertThat(hung.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      observations.track(OWNER, "bench/c", host(), RUN, "1", Duration.ofMillis(200));
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> polls.size() >= 5);
+    } finally {
+      release.countDown();
+    }
   }
 }
