@@ -34,6 +34,11 @@ final class PollScript {
   static final String BODY = "POLL ";
   /** Offsets up to this many bytes are reached by reading (builtins); beyond it one {@code tail} seeks. */
   static final int SKIP_LIMIT = 4 * 1024 * 1024;
+  /**
+   * Event bytes of all runs together per poll: base64 makes them a third larger, and a transport
+   * takes at most 64 MiB of output. Runs beyond it are read from where they stand next poll.
+   */
+  static final int MAX_TOTAL_EVENT_BYTES = 32 * 1024 * 1024;
   /** NUL bytes taken per run and poll: each costs a loop turn in bash, so a file of NULs cannot stall the poll. */
   static final int MAX_NULS = 4096;
 
@@ -44,11 +49,12 @@ final class PollScript {
 
   private PollScript() {}
 
-  static String script(JobProbe probe, int maxEventBytes) {
+  static String script(JobProbe probe, int maxEventBytes, int maxTotalEventBytes) {
     return """
         set -u -o pipefail
         LC_ALL=C
         max=%d
+        budget=%d
         skip_limit=%d
         max_nuls=%d
         run_idx=() run_dir=() run_id=() job_id=() run_off=()
@@ -101,6 +107,7 @@ final class PollScript {
         emit_chunk() {
           local len=$((${#chunk[@]} - 1)) e
           for e in "${chunk[@]}"; do len=$((len + ${#e})); done
+          budget=$((budget - len))
           printf 'F %%s events %%s\\n' "${run_idx[$1]}" "$len"
           printf '%%s' "${chunk[0]}"
           [ "${#chunk[@]}" -le 1 ] || printf '\\0%%s' "${chunk[@]:1}"
@@ -119,7 +126,7 @@ final class PollScript {
           done < <(stat -L --printf '%%s %%n\\0' -- "${files[@]}" 2>/dev/null)
         }
         read_events() {
-          local n=$1 f=${run_dir[$1]}/events.jsonl off=${run_off[$1]} size start rc
+          local n=$1 f=${run_dir[$1]}/events.jsonl off=${run_off[$1]} size start rc want=$max
           [ "$off" -ge 0 ] 2>/dev/null || return 0
           size=${sizes[$f]:--1}
           field "$n" size "$size"
@@ -128,15 +135,16 @@ final class PollScript {
           [ "$size" -ge "$off" ] || start=0
           field "$n" start "$start"
           chunk=("")
-          if [ "$size" -gt "$start" ]; then
+          [ "$budget" -ge "$want" ] || want=$budget
+          if [ "$size" -gt "$start" ] && [ "$want" -gt 0 ]; then
             if [ "$start" -le "$skip_limit" ]; then
               rc=0
-              { skip "$start" || rc=$?; [ "$rc" -ne 0 ] || take "$max"; } 2>/dev/null <"$f"
+              { skip "$start" || rc=$?; [ "$rc" -ne 0 ] || take "$want"; } 2>/dev/null <"$f"
               if [ "$rc" -eq 2 ]; then
-                take "$max" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
+                take "$want" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
               fi
             else
-              take "$max" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
+              take "$want" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
             fi
           fi
           emit_chunk "$n"
@@ -150,7 +158,7 @@ final class PollScript {
           printf 'E\\n'
         } | base64 -w0 || exit 1
         printf '\\n%%s\\n' %s
-        """.formatted(maxEventBytes, SKIP_LIMIT, MAX_NULS, probe.bashFunction(), BODY, END);
+        """.formatted(maxEventBytes, maxTotalEventBytes, SKIP_LIMIT, MAX_NULS, probe.bashFunction(), BODY, END);
   }
 
   static byte[] input(List<Row> rows) {

@@ -173,6 +173,24 @@ class ClusterObserverTest {
     assertThat(polls).isEqualTo(4);
   }
 
+  /** The poll's total is shared in order: runs past it read nothing now, say more is pending, and catch up. */
+  @Test
+  void thePollsTotalIsBoundedAndTheRunsPastItCatchUp() throws Exception {
+    List<ActiveRun> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      append(runDir(run(i)).resolve("events.jsonl"), EVENT.repeat(2));
+      runs.add(new ActiveRun(run(i), null, 0));
+    }
+    ClusterObserver observer = new ClusterObserver(new DirectBackend(new LocalTransport(), work.toString()),
+        2 * EVENT.length(), 5 * EVENT.length(), Duration.ofSeconds(30));
+    Map<RunRef, RunObservation> first = observer.poll(runs);
+    assertThat(runs).extracting(r -> first.get(r.run()).events().size()).containsExactly(2, 2, 1, 0);
+    assertThat(runs).extracting(r -> first.get(r.run()).moreEventsPending()).containsExactly(false, false, true, true);
+    List<ActiveRun> next = runs.stream().map(r -> new ActiveRun(r.run(), null, first.get(r.run()).nextOffset())).toList();
+    Map<RunRef, RunObservation> second = observer.poll(next);
+    assertThat(next).extracting(r -> second.get(r.run()).events().size()).containsExactly(0, 0, 1, 2);
+  }
+
   @Test
   void missingFilesAndDirectoriesAreEmptyReadsNotErrors() throws Exception {
     RunRef never = run(7);
