@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install the system packages the real-sshd / real-Slurm tests need (Debian 12).
+# Install the system packages the real-sshd / real-Slurm tests and the headless-browser check of the
+# HTML report (ReportChromiumIT) need (Debian 12).
 # Idempotent: does nothing (and does not touch apt) when everything is already installed.
 set -euo pipefail
 
@@ -7,7 +8,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
-packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq)
+packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq iproute2 chromium fonts-dejavu-core)
 
 missing=()
 for pkg in "${packages[@]}"; do

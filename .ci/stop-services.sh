@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Stop the test services started by start-slurm.sh and start-sshd.sh (slurmd, slurmctld, munged,
-# the test sshd). Best effort and idempotent: only the processes named in our pid files are
-# stopped; keys, configs and Slurm state are kept, so the start scripts bring everything back.
+# Stop the test services started by start-slurm.sh and start-sshd.sh (every slurmd, slurmctld,
+# munged, the test sshd). Best effort and idempotent: only the processes named in our pid files are
+# stopped; keys, configs, Slurm state and the test nodes' network namespaces are kept, so the
+# start scripts bring everything back.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -13,8 +14,12 @@ step "withdrawing SRT_TEST_SSH_* and SRT_TEST_SLURM* from ${SRT_TEST_ENV_FILE}"
 env_unset "${SRT_SSH_ENV_KEYS[@]}" "${SRT_SLURM_ENV_KEYS[@]}"
 
 failed=0
+slurmd_entries=()
+for pidfile in "${SRT_SLURM_RUN_DIR}"/slurmd*.pid; do
+  if [[ -e "${pidfile}" ]]; then slurmd_entries+=("${pidfile} slurmd"); fi
+done
 for entry in \
-  "${SRT_SLURM_RUN_DIR}/slurmd.pid slurmd" \
+  "${slurmd_entries[@]}" \
   "${SRT_SLURM_RUN_DIR}/slurmctld.pid slurmctld" \
   "${SRT_MUNGE_PID} munged" \
   "${SRT_SSHD_PID} sshd"; do

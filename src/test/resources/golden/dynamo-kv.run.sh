@@ -197,10 +197,11 @@ try:
         except urllib.error.HTTPError as e:
             status = e.code
         sys.exit(0 if status == int(sys.argv[3]) else 1)
-    if kind == "dynamo-instances":
+    if kind in ("dynamo-instances", "dynamo-prefill-instances"):
         _, body = get(target)
+        components = ("prefill",) if kind == "dynamo-prefill-instances" else ("backend", "decode", "tensorrt_llm")
         found = [i for i in json.loads(body).get("instances") or []
-                 if i.get("endpoint") == "generate" and i.get("component") in ("backend", "decode", "tensorrt_llm")]
+                 if i.get("endpoint") == "generate" and i.get("component") in components]
         print(len(found))
         sys.exit(0 if len(found) >= int(sys.argv[3]) else 1)
     if kind == "json-true":

@@ -27,6 +27,22 @@ public class BackendSpec {
   @Size(max = Limits.MAX_FLAGS)
   public Map<String, Object> args = new LinkedHashMap<>();
 
+  /**
+   * Engine flags of the prefill workers only (prefill/decode topology), merged over args: a key
+   * here replaces the same key of args. Identical in every arm.
+   */
+  @SchemaFrom(type = JsonNode.class)
+  @Size(max = Limits.MAX_FLAGS)
+  public Map<String, Object> prefillArgs;
+
+  /**
+   * Engine flags of the decode workers only (prefill/decode topology), merged over args: a key here
+   * replaces the same key of args. Identical in every arm.
+   */
+  @SchemaFrom(type = JsonNode.class)
+  @Size(max = Limits.MAX_FLAGS)
+  public Map<String, Object> decodeArgs;
+
   /** Environment of every worker process. */
   @Size(max = Limits.MAX_ENV)
   @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)

@@ -13,6 +13,9 @@ public class EndpointStatus {
    */
   public String url;
 
+  /** prefill or decode in a prefill/decode topology; absent for an aggregated worker. */
+  public String role;
+
   /** Index of the node (of the run's allocation) the worker runs on; 0 on a direct host. */
   public Integer node;
 

@@ -18,13 +18,11 @@ import java.util.List;
     message = "frontend.type: sgl-router needs backend.type: sglang", fieldPath = ".backend")
 @ValidationRule(value = "self.arms.all(a, a.frontend.type != 'sgl-router') || !(has(self.resources.prefillNodes) || has(self.resources.decodeNodes) || has(self.resources.prefillWorkers) || has(self.resources.decodeWorkers) || has(self.resources.gpusPerPrefill) || has(self.resources.gpusPerDecode))",
     message = "frontend.type: sgl-router routes an aggregate worker pool only; remove the prefill/decode fields", fieldPath = ".resources")
-@ValidationRule(value = "self.arms.all(a, a.frontend.type != 'dynamo') || !(has(self.resources.prefillNodes) || has(self.resources.decodeNodes) || has(self.resources.prefillWorkers) || has(self.resources.decodeWorkers) || has(self.resources.gpusPerPrefill) || has(self.resources.gpusPerDecode))",
-    message = "prefill/decode topologies are not supported yet for frontend.type: dynamo; use aggWorkers", fieldPath = ".resources")
 @ValidationRule(value = "self.arms.all(a, a.frontend.type != 'dynamo' || has(self.dynamo))",
     message = "an arm with frontend.type: dynamo needs spec.dynamo", fieldPath = ".dynamo")
 @ValidationRule(value = "self.arms.all(a, !has(a.dynamo) || !has(a.dynamo.policyCatalog) || (has(self.dynamo) && has(self.dynamo.hash)))",
     message = "dynamo.policyCatalog requires a pinned source build: set spec.dynamo.hash", fieldPath = ".dynamo")
-@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecarPort) || self.dynamo.sidecarPort + (has(self.resources.aggWorkers) ? self.resources.aggWorkers : 1) - 1 <= 65535",
+@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecarPort) || self.dynamo.sidecarPort + (has(self.resources.aggWorkers) ? self.resources.aggWorkers : (has(self.resources.prefillWorkers) ? self.resources.prefillWorkers : 0) + (has(self.resources.decodeWorkers) ? self.resources.decodeWorkers : 0)) - 1 <= 65535",
     message = "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535", fieldPath = ".dynamo.sidecarPort")
 @ValidationRule(value = "!has(self.secretEnv) || self.secretEnv.all(a, self.secretEnv.exists_one(b, b.name == a.name))",
     message = "secretEnv names must be unique", fieldPath = ".secretEnv")

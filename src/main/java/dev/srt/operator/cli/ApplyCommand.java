@@ -206,7 +206,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
       // Interrupted or not, the runs that finished are reported (a cancelled one is not a repetition).
       Map<String, ArmStatus> latest = new LinkedHashMap<>();
       runs.forEach((arm, list) -> latest.put(arm, list.get(list.size() - 1).status));
-      progress.summary(arms, report(rc, arms, runs), latest, Duration.between(start, clock.instant()));
+      progress.summary(arms, report(rc, arms, runs), latest, repetitions, Duration.between(start, clock.instant()));
       if (signal.get() != null) {
         return exitCode(signal.get());
       }

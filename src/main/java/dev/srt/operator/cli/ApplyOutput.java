@@ -122,15 +122,16 @@ final class ApplyOutput implements ArmRunner.Listener {
   }
 
   /**
-   * {@code Starting    workers 1/2  router not ready}: what the live line shows besides time; a
-   * run waiting for the host's lease says whom it waits for.
+   * {@code Starting    workers 1/2  router not ready} (per role: {@code workers prefill 1/1, decode
+   * 0/1}): what the live line shows besides time; a run waiting for the host's lease says whom it
+   * waits for.
    */
   static String state(ArmStatus s) {
     String phase = s.phase == null ? "Pending" : s.phase;
     if (ArmPhase.of(phase) == ArmPhase.Queued && s.message != null) {
       return String.format("%-12s  %s", phase, s.message);
     }
-    String workers = s.workers == null ? "-" : s.workers.ready + "/" + s.workers.total;
+    String workers = s.workers == null ? "-" : s.workers.summary();
     String router = s.router != null && s.router.ready ? "router ready" : "router not ready";
     return String.format("%-12s  workers %-3s  %-16s", phase, workers, router);
   }
@@ -171,8 +172,9 @@ final class ApplyOutput implements ArmRunner.Listener {
    * the baseline, one line per run that did not succeed, then the total.
    *
    * @param latest each arm's latest run, finished or not (arms never started are absent)
+   * @param repetitions the runs each arm was to make
    */
-  void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, Duration total) {
+  void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, int repetitions, Duration total) {
     closeLine();
     List<List<String>> rows = new ArrayList<>();
     rows.add(List.of("ARM", "RUNS", "PHASE", "REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "FAILED REQS", "RUN DIR"));
@@ -194,7 +196,7 @@ final class ApplyOutput implements ArmRunner.Listener {
       row.add(Cells.failedRatio(summary));
       row.add(last == null || last.runDir == null ? "-" : last.runDir);
       rows.add(row);
-      if (!runs.isEmpty() && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
+      if (runs.size() >= repetitions && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
         done++;
       }
       for (ArmRun r : runs) {

@@ -7,7 +7,9 @@ import dev.srt.operator.emulator.DynamoFrontend;
 import dev.srt.operator.emulator.DynamoSidecar;
 import dev.srt.operator.emulator.EmulatedProcess;
 import dev.srt.operator.emulator.EmulatorState;
+import dev.srt.operator.emulator.EtcdServer;
 import dev.srt.operator.emulator.JavaLauncher;
+import dev.srt.operator.emulator.NatsServer;
 import dev.srt.operator.emulator.ProcessLifecycle;
 import dev.srt.operator.emulator.SglRouter;
 import dev.srt.operator.emulator.SglangWorker;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Unmatched;
       EmulateCommand.Router.class,
       EmulateCommand.Frontend.class,
       EmulateCommand.Sidecar.class,
+      EmulateCommand.Etcd.class,
+      EmulateCommand.Nats.class,
       EmulateCommand.Bench.class,
       EmulateCommand.AiPerfProfile.class,
       EmulateCommand.Tool.class,
@@ -101,6 +105,22 @@ public final class EmulateCommand implements Runnable {
     @Override
     public Integer call() {
       return serve("dynamo.sglang.sidecar", () -> new DynamoSidecar(DynamoSidecar.Options.parse(args, env, System.err), env, System.err));
+    }
+  }
+
+  @Command(name = "etcd", description = "etcd (one member, keys in memory): /health and the v3 JSON gateway.")
+  static final class Etcd extends Program {
+    @Override
+    public Integer call() {
+      return EtcdServer.main(args, System.out, System.err);
+    }
+  }
+
+  @Command(name = "nats-server", description = "nats-server: the client port's INFO/PING and the monitoring port.")
+  static final class Nats extends Program {
+    @Override
+    public Integer call() {
+      return NatsServer.main(args, env, System.out, System.err);
     }
   }
 

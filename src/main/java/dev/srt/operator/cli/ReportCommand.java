@@ -6,6 +6,10 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.report.HtmlReport;
+import dev.srt.operator.report.MarkdownReport;
+import dev.srt.operator.report.ReportContext;
+import java.nio.file.Files;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
@@ -43,7 +47,8 @@ import picocli.CommandLine.Option;
     "or JSON. Submits nothing, so it also works while arms run or long after. With -f, read the newest",
     "spec.execution.repetitions runs of each arm from the GpuCluster's run directories (events.jsonl, the job's state,",
     "and the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
-    "(what the operator wrote).",
+    "(what the operator wrote). --markdown prints the same tables for a pull request; --html FILE writes one",
+    "self-contained page with charts, the verdicts, what was held constant and the diff of the arms.",
     "Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, arity = "1..*", paramLabel = "FILE",
@@ -68,6 +73,13 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as JSON: {comparison, arms: [{name, runs, summary}], verdicts}.")
   boolean json;
 
+  @Option(names = "--markdown", description = "Print the report's tables (verdicts, summary, what was held constant, runs) as Markdown.")
+  boolean markdown;
+
+  @Option(names = "--html", paramLabel = "FILE", description = "Also write the report as one self-contained HTML page (charts, verdicts, "
+      + "what was held constant, the diff of the arms, every run) to FILE.")
+  Path html;
+
   /** Polls needed to read an event log the observer hands out in slices. */
   private static final int MAX_POLLS = 64;
 
@@ -80,11 +92,20 @@ public final class ReportCommand implements Callable<Integer> {
       return 2;
     }
     try {
+      if (json && markdown) {
+        err.println("report: give --json or --markdown, not both");
+        return 2;
+      }
       List<String> arms;
       RouterComparison rc;
+      GpuCluster usedCluster;
+      String source;
       Map<String, List<ArmStatus>> runs;
       if (kube != null) {
-        rc = fromKubernetes();
+        Kube k = fromKubernetes();
+        rc = k.comparison();
+        usedCluster = k.cluster();
+        source = "Kubernetes " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName() + " (the operator's status)";
         arms = arm == null ? rc.getSpec().arms.stream().map(a -> a.name).toList() : List.of(arm);
         runs = fromStatus(rc, arms);
       } else {
@@ -97,6 +118,9 @@ public final class ReportCommand implements Callable<Integer> {
           return 1;
         }
         runs = read(rc, cluster, arms);
+        usedCluster = cluster;
+        source = "GpuCluster " + cluster.getMetadata().getName() + " (" + cluster.getSpec().mode + " mode, "
+            + (cluster.getSpec().isLocal() ? "local" : "ssh " + cluster.getSpec().ssh.host) + "): its run directories";
       }
       Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
       Map<String, ArmStatus> latest = new LinkedHashMap<>();
@@ -105,14 +129,21 @@ public final class ReportCommand implements Callable<Integer> {
         latest.put(a, list.get(list.size() - 1));
       });
       ComparisonReport report = ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
+      if (html != null) {
+        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now())));
+        err.println("report: wrote " + html);
+      }
       if (json) {
         out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(report));
+      } else if (markdown) {
+        out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now())));
       } else {
         Instant first = runs.values().stream().flatMap(List::stream).map(s -> instant(s.startedAt)).filter(t -> t != null)
             .min(Instant::compareTo).orElse(Instant.now());
         Instant last = runs.values().stream().flatMap(List::stream).map(s -> s.finishedAt == null ? Instant.now() : instant(s.finishedAt))
             .filter(t -> t != null).max(Instant::compareTo).orElse(first);
-        new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Duration.between(first, last));
+        new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Runs.repetitions(rc.getSpec()),
+            Duration.between(first, last));
       }
       return runs.keySet().containsAll(arms) ? 0 : 1;
     } catch (Inputs.Invalid e) {
@@ -128,14 +159,25 @@ public final class ReportCommand implements Callable<Integer> {
     }
   }
 
-  private RouterComparison fromKubernetes() throws IOException {
+  /** The comparison and, if it can be read, the GpuCluster it names (for what the report says was held constant). */
+  private record Kube(RouterComparison comparison, GpuCluster cluster) {}
+
+  private Kube fromKubernetes() throws IOException {
     try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
       String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
       RouterComparison rc = client.resources(RouterComparison.class).inNamespace(ns).withName(kube).get();
       if (rc == null) {
         throw new IOException("no RouterComparison " + ns + "/" + kube);
       }
-      return rc;
+      GpuCluster cluster = null;
+      if (rc.getSpec() != null && rc.getSpec().clusterRef != null && rc.getSpec().clusterRef.name != null) {
+        try {
+          cluster = client.resources(GpuCluster.class).inNamespace(ns).withName(rc.getSpec().clusterRef.name).get();
+        } catch (KubernetesClientException e) {
+          // the report is still whole without it, save the cluster's facts
+        }
+      }
+      return new Kube(rc, cluster);
     }
   }
 

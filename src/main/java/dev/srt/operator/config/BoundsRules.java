@@ -66,6 +66,8 @@ public final class BoundsRules {
     }
     if (spec.backend != null) {
       flags(out, "spec.backend.args", spec.backend.args);
+      flags(out, "spec.backend.prefillArgs", spec.backend.prefillArgs);
+      flags(out, "spec.backend.decodeArgs", spec.backend.decodeArgs);
       env(out, "spec.backend.env", spec.backend.env);
       if (spec.backend.kvEvents != null) {
         text(out, "spec.backend.kvEvents.topic", spec.backend.kvEvents.topic, MAX_TEXT);
@@ -149,24 +151,47 @@ public final class BoundsRules {
    * counts come first, so a topology beyond them is not examined.
    */
   private static void sidecarPorts(List<Problem> out, int base, ResourcesSpec r, int gpusPerNode) {
-    long workers = r.aggWorkers == null ? 1 : r.aggWorkers;
-    long nodes = r.aggNodes == null ? 1 : r.aggNodes;
-    if (r.disaggregated() || workers < 1 || workers > MAX_WORKERS || nodes < 1 || nodes > MAX_NODES
-        || (r.gpusPerWorker != null && (r.gpusPerWorker < 1 || r.gpusPerWorker > MAX_GPUS_PER_WORKER))
-        || gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE || base < MIN_PORT || base + workers - 1 > MAX_PORT) {
+    if (gpusPerNode < 1 || gpusPerNode > MAX_GPUS_PER_NODE || !countsWithinBounds(r)) {
       return;
     }
-    long perNode = Math.min(workers, WorkerFit.of(r, gpusPerNode).workersPerNode());
+    long workers = WorkerFit.totalWorkers(r);
+    if (workers < 1 || workers > 2L * MAX_WORKERS || base < MIN_PORT || base + workers - 1 > MAX_PORT) {
+      return;
+    }
+    List<PortTable.Block> fixed;
+    if (r.disaggregated()) {
+      if (r.prefillWorkers == null || r.decodeWorkers == null || (r.prefillNodes == null) != (r.decodeNodes == null)) {
+        return;
+      }
+      DisaggregatedFit fit = DisaggregatedFit.of(r, gpusPerNode);
+      fixed = PortTable.fixed(workers, fit.workersPerNode(), fit.prefillPerNode());
+    } else if (r.aggWorkers != null) {
+      fixed = PortTable.fixed(workers, Math.min(workers, WorkerFit.of(r, gpusPerNode).workersPerNode()));
+    } else {
+      return;
+    }
     PortTable.Block sidecar = PortTable.sidecar(base, workers);
-    for (PortTable.Block fixed : PortTable.fixed(workers, perNode)) {
-      if (sidecar.overlaps(fixed)) {
+    for (PortTable.Block block : fixed) {
+      if (sidecar.overlaps(block)) {
         out.add(Problem.error("spec.dynamo.sidecarPort", sidecar.purpose() + " " + sidecar.range()
-            + " (sidecarPort + worker index) collide with the " + fixed.purpose() + " " + fixed.range()
+            + " (sidecarPort + worker index) collide with the " + block.purpose() + " " + block.range()
             + " of the same hosts; choose a sidecarPort whose range avoids "
-            + String.join(", ", PortTable.fixed(workers, perNode).stream().map(PortTable.Block::range).toList())));
+            + String.join(", ", fixed.stream().map(PortTable.Block::range).toList())));
         return;
       }
     }
+  }
+
+  /** Every count and GPU size of the topology within 1 and its limit (beyond them nothing is examined). */
+  private static boolean countsWithinBounds(ResourcesSpec r) {
+    return within(r.aggNodes, MAX_NODES) && within(r.aggWorkers, MAX_WORKERS) && within(r.gpusPerWorker, MAX_GPUS_PER_WORKER)
+        && within(r.prefillNodes, MAX_NODES) && within(r.decodeNodes, MAX_NODES)
+        && within(r.prefillWorkers, MAX_WORKERS) && within(r.decodeWorkers, MAX_WORKERS)
+        && within(r.gpusPerPrefill, MAX_GPUS_PER_WORKER) && within(r.gpusPerDecode, MAX_GPUS_PER_WORKER);
+  }
+
+  private static boolean within(Integer value, int max) {
+    return value == null || (value >= 1 && value <= max);
   }
 
   private static void workload(List<Problem> out, WorkloadSpec w) {

@@ -98,7 +98,7 @@ final class ComparisonRules {
       resources(out, spec.resources, cluster);
       parallelism(out, spec, cluster);
     }
-    backend(out, spec.backend);
+    backend(out, spec.backend, disaggregated);
     dynamo(out, spec.dynamo, spec);
     if (spec.healthCheck != null) {
       Rules.duration(out, "spec.healthCheck.timeout", spec.healthCheck.timeout);
@@ -153,6 +153,9 @@ final class ComparisonRules {
         if (arm.dynamo.sidecar != null) {
           Rules.flagList(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
           out.addAll(FlagVocabulary.checkArgs(FlagVocabulary.DYNAMO_SIDECAR, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args));
+          if (disaggregated && arm.dynamo.sidecarEnabled()) {
+            disaggregatedSidecar(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
+          }
         }
         if (arm.dynamo.policyCatalog != null) {
           policyCatalog(out, p + ".dynamo.policyCatalog", arm.dynamo.policyCatalog, type, spec.dynamo);
@@ -191,6 +194,32 @@ final class ComparisonRules {
     Rules.tomlSafe(out, p + ".path", c.path);
     Rules.tomlSafe(out, p + ".crateSubdir", c.crateSubdir);
   }
+  /**
+   * Sidecar flags that a prefill/decode topology decides, as Dynamo's SGLang sidecar handles it:
+   * the role comes from the engine, the prefill bootstrap host from the node, and the component
+   * from the role.
+   */
+  private static void disaggregatedSidecar(List<Problem> out, String p, List<String> args) {
+    if (args == null) {
+      return;
+    }
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      String name = a == null ? "" : a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      String why = switch (name) {
+        case "--disaggregation-mode" -> "has no effect in Dynamo's SGLang sidecar, which takes each worker's role from its "
+            + "engine; srt-operator sets the engines' --disaggregation-mode from spec.resources";
+        case "--bootstrap-host" -> "is set by srt-operator on each prefill worker's sidecar: the address of its node, where "
+            + "decode workers reach the prefill engine's bootstrap port";
+        case "--component" -> "is ignored for prefill/decode workers: Dynamo's SGLang sidecar registers them under their "
+            + "fixed role components, where the frontend finds the prefill workers";
+        default -> null;
+      };
+      if (why != null) {
+        out.add(Problem.error(p + "[" + i + "]", Echo.value(a) + " " + why));
+      }
+    }
+  }
   private static void resources(List<Problem> out, ResourcesSpec r, GpuCluster cluster) {
     boolean agg = r.aggNodes != null || r.aggWorkers != null || r.gpusPerWorker != null;
     if (agg && r.disaggregated()) {
@@ -205,9 +234,7 @@ final class ComparisonRules {
     Rules.positive(out, "spec.resources.prefillWorkers", r.prefillWorkers);
     Rules.positive(out, "spec.resources.decodeWorkers", r.decodeWorkers);
     if (r.disaggregated()) {
-      if (r.prefillWorkers == null || r.decodeWorkers == null) {
-        out.add(Problem.error("spec.resources", "prefillWorkers and decodeWorkers go together"));
-      }
+      disaggregated(out, r, cluster);
       return;
     }
     if (r.aggWorkers == null) {
@@ -218,22 +245,69 @@ final class ComparisonRules {
         || (r.gpusPerWorker != null && r.gpusPerWorker < 1)) {
       return;
     }
-    WorkerFit fit = WorkerFit.of(r, Validator.gpusPerNode(cluster));
+    fit(out, WorkerFit.of(r, Validator.gpusPerNode(cluster)), new RoleFields("aggWorkers", "gpusPerWorker", "aggNodes", "workers"));
+  }
+
+  /** The field names of one role's topology, for the messages about its fit. */
+  private record RoleFields(String workers, String gpusPerWorker, String nodes, String noun) {}
+
+  /** Does one role's fit (aggregated, prefill or decode) pack onto its nodes? */
+  private static void fit(List<Problem> out, WorkerFit fit, RoleFields f) {
     long perNode = fit.gpusPerNode();
     long nodes = fit.nodes();
     long workers = fit.workers();
     long perWorker = fit.gpusPerWorker();
     if (perWorker < 1) {
-      out.add(Problem.error("spec.resources.aggWorkers", workers + " workers do not fit on " + nodes + " x " + perNode + " GPUs"));
+      out.add(Problem.error("spec.resources." + f.workers(), workers + " " + f.noun() + " do not fit on " + nodes + " x " + perNode + " GPUs"));
     } else if (workers * perWorker > nodes * perNode) {
-      out.add(Problem.error("spec.resources", "aggWorkers x gpusPerWorker = " + (workers * perWorker)
-          + " GPUs, more than aggNodes x gpusPerNode = " + (nodes * perNode)));
+      out.add(Problem.error("spec.resources", f.workers() + " x " + f.gpusPerWorker() + " = " + (workers * perWorker)
+          + " GPUs, more than " + f.nodes() + " x gpusPerNode = " + (nodes * perNode)));
     } else if (perWorker > perNode && perWorker % perNode != 0) {
-      out.add(Problem.error("spec.resources.gpusPerWorker", perWorker + " GPUs per worker span nodes of " + perNode
+      out.add(Problem.error("spec.resources." + f.gpusPerWorker(), perWorker + " GPUs per worker span nodes of " + perNode
           + ": a multi-node worker takes whole nodes, so use a multiple of " + perNode));
     } else if (perWorker <= perNode && (perNode / perWorker) * nodes < workers) {
-      out.add(Problem.error("spec.resources", r.aggWorkers + " workers of " + perWorker + " GPUs do not pack onto "
+      out.add(Problem.error("spec.resources", workers + " " + f.noun() + " of " + perWorker + " GPUs do not pack onto "
           + nodes + " nodes of " + perNode + " GPUs"));
+    }
+  }
+
+  /**
+   * A prefill/decode topology: both worker counts; prefillNodes and decodeNodes together or not at
+   * all; each role's fit on its own nodes, or both roles on one shared node.
+   */
+  private static void disaggregated(List<Problem> out, ResourcesSpec r, GpuCluster cluster) {
+    if (r.prefillWorkers == null || r.decodeWorkers == null) {
+      out.add(Problem.error("spec.resources", "prefillWorkers and decodeWorkers go together"));
+      return;
+    }
+    if ((r.prefillNodes == null) != (r.decodeNodes == null)) {
+      out.add(Problem.error("spec.resources",
+          "set both prefillNodes and decodeNodes (each role on its own nodes), or neither (both roles share one node)"));
+      return;
+    }
+    Rules.positive(out, "spec.resources.gpusPerPrefill", r.gpusPerPrefill);
+    Rules.positive(out, "spec.resources.gpusPerDecode", r.gpusPerDecode);
+    int gpusPerNode = Validator.gpusPerNode(cluster);
+    if (r.prefillWorkers < 1 || r.decodeWorkers < 1 || (r.prefillNodes != null && r.prefillNodes < 1)
+        || (r.decodeNodes != null && r.decodeNodes < 1) || gpusPerNode < 1
+        || (r.gpusPerPrefill != null && r.gpusPerPrefill < 1) || (r.gpusPerDecode != null && r.gpusPerDecode < 1)) {
+      return;
+    }
+    DisaggregatedFit fit = DisaggregatedFit.of(r, gpusPerNode);
+    if (!fit.sharedNode()) {
+      fit(out, fit.prefill(), new RoleFields("prefillWorkers", "gpusPerPrefill", "prefillNodes", "prefill workers"));
+      fit(out, fit.decode(), new RoleFields("decodeWorkers", "gpusPerDecode", "decodeNodes", "decode workers"));
+      return;
+    }
+    long prefill = fit.prefill().workers() * fit.prefill().gpusPerWorker();
+    long decode = fit.decode().workers() * fit.decode().gpusPerWorker();
+    if (fit.prefill().gpusPerWorker() < 1 || fit.decode().gpusPerWorker() < 1) {
+      out.add(Problem.error("spec.resources", fit.workers() + " prefill and decode workers do not fit on one node of "
+          + gpusPerNode + " GPUs (set prefillNodes and decodeNodes to give each role nodes of its own)"));
+    } else if (prefill + decode > gpusPerNode) {
+      out.add(Problem.error("spec.resources", "prefillWorkers x gpusPerPrefill + decodeWorkers x gpusPerDecode = "
+          + (prefill + decode) + " GPUs, more than the one node of " + gpusPerNode
+          + " GPUs both roles share without prefillNodes and decodeNodes"));
     }
   }
   /**
@@ -244,27 +318,50 @@ final class ComparisonRules {
    */
   private static void parallelism(List<Problem> out, RouterComparisonSpec spec, GpuCluster cluster) {
     ResourcesSpec r = spec.resources;
-    if (r.disaggregated() || r.aggWorkers == null || r.aggWorkers < 1 || spec.backend == null || spec.backend.args == null) {
+    if (spec.backend == null || Validator.gpusPerNode(cluster) < 1) {
       return;
     }
-    Map<String, Object> args = spec.backend.args;
-    if (DATA_PARALLEL.stream().anyMatch(k -> argKey(args, k) != null)) {
+    Map<String, Object> args = spec.backend.args == null ? Map.of() : spec.backend.args;
+    if (!r.disaggregated()) {
+      if (r.aggWorkers == null || r.aggWorkers < 1 || (r.aggNodes != null && r.aggNodes < 1)) {
+        return;
+      }
+      parallelism(out, args, Map.of(), "spec.backend.args", WorkerFit.of(r, Validator.gpusPerNode(cluster)).gpusPerWorker(), "each worker");
       return;
     }
-    if ((r.aggNodes != null && r.aggNodes < 1) || Validator.gpusPerNode(cluster) < 1) {
+    if (r.prefillWorkers == null || r.decodeWorkers == null || r.prefillWorkers < 1 || r.decodeWorkers < 1
+        || (r.prefillNodes != null && r.prefillNodes < 1) || (r.decodeNodes != null && r.decodeNodes < 1)) {
       return;
     }
-    long perWorker = WorkerFit.of(r, Validator.gpusPerNode(cluster)).gpusPerWorker();
-    String tpKey = firstKey(args, TENSOR_PARALLEL);
-    String ppKey = firstKey(args, PIPELINE_PARALLEL);
-    Long tp = tpKey == null ? Long.valueOf(1) : positiveInt(args.get(tpKey));
-    Long pp = ppKey == null ? Long.valueOf(1) : positiveInt(args.get(ppKey));
+    DisaggregatedFit fit = DisaggregatedFit.of(r, Validator.gpusPerNode(cluster));
+    parallelism(out, args, spec.backend.prefillArgs, "spec.backend.prefillArgs", fit.prefill().gpusPerWorker(), "each prefill worker");
+    parallelism(out, args, spec.backend.decodeArgs, "spec.backend.decodeArgs", fit.decode().gpusPerWorker(), "each decode worker");
+  }
+
+  /**
+   * The warning for one role, whose engines run with {@code roleArgs} (at {@code rolePath}) over
+   * the shared {@code args}, on {@code perWorker} GPUs each.
+   */
+  private static void parallelism(List<Problem> out, Map<String, Object> args, Map<String, Object> roleArgs, String rolePath,
+      long perWorker, String who) {
+    Map<String, Object> role = roleArgs == null ? Map.of() : roleArgs;
+    if (DATA_PARALLEL.stream().anyMatch(k -> argKey(args, k) != null || argKey(role, k) != null)) {
+      return;
+    }
+    // A role's own tensor or pipeline degree replaces the shared one.
+    String roleTp = firstKey(role, TENSOR_PARALLEL);
+    String rolePp = firstKey(role, PIPELINE_PARALLEL);
+    String tpKey = roleTp != null ? roleTp : firstKey(args, TENSOR_PARALLEL);
+    String ppKey = rolePp != null ? rolePp : firstKey(args, PIPELINE_PARALLEL);
+    Long tp = tpKey == null ? Long.valueOf(1) : positiveInt((roleTp != null ? role : args).get(tpKey));
+    Long pp = ppKey == null ? Long.valueOf(1) : positiveInt((rolePp != null ? role : args).get(ppKey));
     if (tp == null || pp == null || perWorker < 1 || tp * pp == perWorker) {
       return;
     }
-    String path = FieldPath.field("spec.backend.args", tpKey != null ? tpKey : ppKey != null ? ppKey : "tensor-parallel-size");
-    out.add(Problem.warning(tpKey == null && ppKey == null ? "spec.backend.args" : path,
-        "tensor x pipeline parallel = " + tp + " x " + pp + " = " + (tp * pp) + " GPUs, but each worker is given " + perWorker
+    String key = tpKey != null ? tpKey : ppKey;
+    String base = (tpKey != null ? roleTp != null : rolePp != null) ? rolePath : "spec.backend.args";
+    out.add(Problem.warning(key == null ? base : FieldPath.field(base, key),
+        "tensor x pipeline parallel = " + tp + " x " + pp + " = " + (tp * pp) + " GPUs, but " + who + " is given " + perWorker
             + " (spec.resources): the engine would " + (tp * pp < perWorker ? "leave GPUs idle" : "need more GPUs than it has")));
   }
   private static String firstKey(Map<String, Object> args, List<String> aliases) {
@@ -282,20 +379,37 @@ final class ComparisonRules {
       return null;
     }
   }
-  private static void backend(List<Problem> out, BackendSpec b) {
+  private static void backend(List<Problem> out, BackendSpec b, boolean disaggregated) {
     if (b == null) {
       return;
     }
     if (b.type != null && !"sglang".equals(b.type)) {
       out.add(Problem.error("spec.backend.type", "unsupported backend " + Echo.value(b.type) + "; supported: sglang"));
     }
-    Rules.flags(out, "spec.backend.args", b.args);
-    out.addAll(FlagVocabulary.check(FlagVocabulary.SGLANG_SERVER, "spec.backend.args", b.args));
-    Rules.managed(out, "spec.backend.args", b.args, Validator.MANAGED_ENGINE_ARGS, "for the engine");
+    engineFlags(out, "spec.backend.args", b.args);
+    roleFlags(out, "spec.backend.prefillArgs", b.prefillArgs, disaggregated);
+    roleFlags(out, "spec.backend.decodeArgs", b.decodeArgs, disaggregated);
     Rules.env(out, "spec.backend.env", b.env);
     if (b.kvEvents != null && b.kvEvents.publisher != null && !"zmq".equals(b.kvEvents.publisher)) {
       out.add(Problem.error("spec.backend.kvEvents.publisher", "supported publishers: zmq"));
     }
+  }
+  /** One role's engine flags (prefillArgs, decodeArgs): only a prefill/decode topology has the role. */
+  private static void roleFlags(List<Problem> out, String p, Map<String, Object> args, boolean disaggregated) {
+    if (args == null) {
+      return;
+    }
+    if (!disaggregated) {
+      out.add(Problem.error(p, "only for a prefill/decode topology (spec.resources.prefillWorkers and decodeWorkers); "
+          + "with aggregated workers put the flags in spec.backend.args"));
+    }
+    engineFlags(out, p, args);
+  }
+  /** An engine flag map: flag names, the engine's vocabulary, and no flag srt-operator sets itself. */
+  private static void engineFlags(List<Problem> out, String p, Map<String, Object> args) {
+    Rules.flags(out, p, args);
+    out.addAll(FlagVocabulary.check(FlagVocabulary.SGLANG_SERVER, p, args));
+    Rules.managed(out, p, args, Validator.MANAGED_ENGINE_ARGS, "for the engine");
   }
   private static void dynamo(List<Problem> out, DynamoSpec d, RouterComparisonSpec spec) {
     if (d == null) {
@@ -319,7 +433,7 @@ final class ComparisonRules {
     }
     Rules.duration(out, "spec.dynamo.sidecarStartupTimeout", d.sidecarStartupTimeout);
     if (d.sidecarPort != null) {
-      long workers = spec.resources == null || spec.resources.aggWorkers == null ? 1 : spec.resources.aggWorkers;
+      long workers = spec.resources == null ? 1 : WorkerFit.totalWorkers(spec.resources);
       if (d.sidecarPort < 1 || d.sidecarPort + workers - 1 > 65535) {
         out.add(Problem.error("spec.dynamo.sidecarPort", "sidecar gRPC ports (sidecarPort + worker index) must be between 1 and 65535"));
       }
@@ -352,7 +466,9 @@ final class ComparisonRules {
   }
   private static long nodes(ResourcesSpec r) {
     if (r.disaggregated()) {
-      return (r.prefillNodes == null ? 0L : r.prefillNodes) + (r.decodeNodes == null ? 0L : r.decodeNodes);
+      // Without prefillNodes and decodeNodes both roles share one node.
+      return r.prefillNodes == null && r.decodeNodes == null ? 1
+          : (r.prefillNodes == null ? 0L : r.prefillNodes) + (r.decodeNodes == null ? 0L : r.decodeNodes);
     }
     return r.aggNodes == null ? 1 : r.aggNodes;
   }}

@@ -12,7 +12,9 @@ import java.util.List;
  * <p>Worker k of a node serves HTTP on {@code 6100 + 32k}; the stride leaves each engine room for
  * the helper ports SGLang opens next to its own. Worker i of the run owns {@code 5200 + i} (KV
  * events), {@code 7500 + i} (Dynamo system), {@code 17500 + i} (NCCL) and {@code sidecarPort + i}
- * (sidecar gRPC). With at most {@link dev.srt.operator.api.Limits#MAX_WORKERS} workers and
+ * (sidecar gRPC). In a prefill/decode topology the prefill workers come first in the run's order,
+ * and the k-th prefill worker of a node also owns {@code 7200 + k} (SGLang's disaggregation
+ * bootstrap server, srt-slurm's port). With at most {@link dev.srt.operator.api.Limits#MAX_WORKERS} workers and
  * {@link dev.srt.operator.api.Limits#MAX_GPUS_PER_NODE} workers per node the fixed ranges never
  * meet; 901 workers would put KV events on 6100.
  */
@@ -26,6 +28,8 @@ public final class PortTable {
   public static final int ROUTER = 8000;
   /** A multi-node worker's torch distributed rendezvous, on its leader node (--dist-init-addr). */
   public static final int DIST_INIT = 8300;
+  /** The k-th prefill worker of a node serves SGLang's KV-transfer bootstrap on 7200 + k. */
+  public static final int BOOTSTRAP_BASE = 7200;
 
   private PortTable() {}
 
@@ -53,6 +57,16 @@ public final class PortTable {
     out.add(new Block("router port", ROUTER, ROUTER));
     out.add(new Block("multi-node rendezvous port", DIST_INIT, DIST_INIT));
     out.add(new Block("NCCL ports", NCCL_BASE, NCCL_BASE + workers - 1));
+    return out;
+  }
+
+  /**
+   * As {@link #fixed(long, long)} for a prefill/decode topology whose nodes hold at most {@code
+   * prefillPerNode} prefill workers: their bootstrap ports too.
+   */
+  public static List<Block> fixed(long workers, long perNode, long prefillPerNode) {
+    List<Block> out = fixed(workers, perNode);
+    out.add(new Block("prefill bootstrap ports", BOOTSTRAP_BASE, BOOTSTRAP_BASE + prefillPerNode - 1));
     return out;
   }
 

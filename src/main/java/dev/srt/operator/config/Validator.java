@@ -14,10 +14,13 @@ import java.util.Set;
  */
 public final class Validator {
   public static final Set<String> WORKLOAD_TOOLS = Set.of("bench-serving", "aiperf", "custom");
-  /** sglang.launch_server flags srt-operator sets itself. */
+  /**
+   * sglang.launch_server flags srt-operator sets itself; the disaggregation mode and bootstrap port
+   * come from the prefill/decode topology.
+   */
   public static final Set<String> MANAGED_ENGINE_ARGS =
       Set.of("model-path", "served-model-name", "host", "port", "nccl-port", "kv-events-config", "grpc-port",
-          "nnodes", "node-rank", "dist-init-addr");
+          "nnodes", "node-rank", "dist-init-addr", "disaggregation-mode", "disaggregation-bootstrap-port");
   /** sgl-router flags srt-operator sets itself; model-id and tokenizer-path may be overridden. */
   public static final Set<String> MANAGED_SGL_ROUTER_ARGS = Set.of("worker-urls", "host", "port");
   public static final Set<String> MANAGED_DYNAMO_FRONTEND_ARGS = Set.of("http-port", "http-host");

@@ -33,4 +33,13 @@ public record WorkerFit(long nodes, long gpusPerNode, long workers, long gpusPer
     long per = Math.max(1, gpusPerWorker);
     return per >= gpusPerNode ? 1 : gpusPerNode / per;
   }
+
+  /** Workers of the whole topology, of every role (1 when none is set: the rules report that). */
+  public static long totalWorkers(ResourcesSpec r) {
+    if (r.aggWorkers != null) {
+      return r.aggWorkers;
+    }
+    long pd = (r.prefillWorkers == null ? 0L : r.prefillWorkers) + (r.decodeWorkers == null ? 0L : r.decodeWorkers);
+    return pd == 0 ? 1 : pd;
+  }
 }

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -65,7 +64,7 @@ final class DistributedGroup implements AutoCloseable {
   private void lead(int port) throws IOException {
     ServerSocket s = new ServerSocket();
     s.setReuseAddress(true);
-    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+    s.bind(new InetSocketAddress(ListenAddress.current().bindAddress(), port), 16);
     server = s;
     Thread t = new Thread(() -> {
       Set<String> members = ConcurrentHashMap.newKeySet();
@@ -80,7 +79,9 @@ final class DistributedGroup implements AutoCloseable {
             continue;
           }
           members.add(hello.substring(5));
-          System.err.printf("sglang.launch_server (emulated): rank %s joined (%d/%d)%n", hello.substring(5), members.size() + 1, ranks);
+          // the peer's address shows from which node the rank came
+          System.err.printf("sglang.launch_server (emulated): rank %s joined from %s (%d/%d)%n", hello.substring(5),
+              c.getInetAddress().getHostAddress(), members.size() + 1, ranks);
           watch(c, "rank " + hello.substring(5) + " left the group");
         } catch (IOException e) {
           return;

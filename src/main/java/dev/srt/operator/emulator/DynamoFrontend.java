@@ -25,15 +25,17 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The Dynamo frontend ({@code python3 -m dynamo.frontend}, arms 2 and 3): OpenAI HTTP in front of
- * the engines its sidecars registered in the file store. Requests go straight to the engine's
- * HTTP port recorded at registration, chosen by {@code --router-mode} or, in KV mode, by the
- * {@code --router-policy-config} instance.
+ * the engines its sidecars registered (etcd or the file store). Requests go straight to the
+ * engine's HTTP port recorded at registration, chosen by {@code --router-mode} or, in KV mode, by
+ * the {@code --router-policy-config} instance; with prefill and decode instances instead of
+ * aggregated ones, through {@link PrefillDecodeRouting}.
  */
 public final class DynamoFrontend implements EmulatedProcess {
   private static final Duration RESCAN = Duration.ofMillis(200);
 
+  /** {@code discoveryBackend} is {@code --discovery-backend}, null when not given. */
   public record Options(int httpPort, String routerMode, Path policyConfig, String namespace,
-      int kvBlockSize, int minInitialWorkers, double overlapWeight) {
+      int kvBlockSize, int minInitialWorkers, double overlapWeight, String discoveryBackend) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("dynamo.frontend")
@@ -56,7 +58,8 @@ public final class DynamoFrontend implements EmulatedProcess {
           a.get("--namespace", env.get("DYN_NAMESPACE")),
           a.getInt("--kv-cache-block-size", 0),
           a.getInt("--router-min-initial-workers", 0),
-          a.getDouble("--router-prefill-load-scale", 1.0));
+          a.getDouble("--router-prefill-load-scale", 1.0),
+          a.get("--discovery-backend"));
     }
   }
 
@@ -71,7 +74,8 @@ public final class DynamoFrontend implements EmulatedProcess {
   private final LongAdder kvDecisions = new LongAdder();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private volatile Dispatcher dispatcher;
-  private volatile FileDiscovery discovery;
+  private volatile PrefillDecodeRouting disaggregated;
+  private volatile DiscoveryBackend.InstanceSource discovery;
   private volatile HttpServer server;
 
   public DynamoFrontend(Options opts, Map<String, String> env, PrintStream err) {
@@ -84,9 +88,10 @@ public final class DynamoFrontend implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
-    dispatcher = new Dispatcher(routingPolicy(install));
-    discovery = new FileDiscovery(FileDiscovery.root(env, err), opts.namespace(), RESCAN);
-    server = Http.loopbackServer(opts.httpPort(), "dynamo-frontend-http");
+    dispatcher = new Dispatcher(routingPolicy(install, "aggregated"));
+    disaggregated = new PrefillDecodeRouting(routingPolicy(install, "prefill"), routingPolicy(install, "decode"));
+    discovery = DiscoveryBackend.choose(env, opts.discoveryBackend(), err).watch(opts.namespace(), RESCAN, err);
+    server = Http.server(opts.httpPort(), "dynamo-frontend-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
         .on("/live", ex -> Http.sendJson(ex, 200, Json.object().put("status", "live")))
@@ -99,15 +104,20 @@ public final class DynamoFrontend implements EmulatedProcess {
         opts.policyConfig() == null ? "" : ", policy config " + opts.policyConfig());
   }
 
-  private RoutingPolicy routingPolicy(DynamoInstall install) throws IOException {
+  /** The policy of one routing stage: {@code aggregated}, {@code prefill} or {@code decode}. */
+  private RoutingPolicy routingPolicy(DynamoInstall install, String stage) throws IOException {
     if (opts.policyConfig() != null) {
-      PolicyConfig config = PolicyConfig.load(opts.policyConfig(), env, install.policyTypes());
+      PolicyConfig config = PolicyConfig.load(opts.policyConfig(), env, install.policyTypes(), stage);
       if (!config.builtIn()) {
         if (!opts.routerMode().equals("kv")) {
-          err.println("dynamo.frontend (emulated): worker selection policies apply in --router-mode kv only; ignoring "
-              + config.instanceName());
+          if (stage.equals("aggregated")) {
+            err.println("dynamo.frontend (emulated): worker selection policies apply in --router-mode kv only; ignoring "
+                + config.instanceName());
+          }
         } else {
-          err.println("dynamo.frontend (emulated): worker selection " + config.instanceName() + " (" + config.type() + ")");
+          if (stage.equals("aggregated")) {
+            err.println("dynamo.frontend (emulated): worker selection " + config.instanceName() + " (" + config.type() + ")");
+          }
           return config.policy();
         }
       }
@@ -171,17 +181,18 @@ public final class DynamoFrontend implements EmulatedProcess {
       return;
     }
     String model = URLDecoder.decode(rest.substring(0, rest.length() - "/ready".length()), StandardCharsets.UTF_8);
-    Map<String, Integer> byNamespace = new java.util.TreeMap<>();
+    Map<String, List<FileDiscovery.Instance>> byNamespace = new java.util.TreeMap<>();
     for (FileDiscovery.Instance i : instances()) {
       if (i.model().equals(model)) {
-        byNamespace.merge(i.namespace(), 1, Integer::sum);
+        byNamespace.computeIfAbsent(i.namespace(), k -> new ArrayList<>()).add(i);
       }
     }
     int needed = Math.max(1, opts.minInitialWorkers());
-    int total = byNamespace.values().stream().mapToInt(Integer::intValue).sum();
-    ObjectNode body = Json.object().put("ready", total >= needed).put("model", model);
+    List<FileDiscovery.Instance> all = byNamespace.values().stream().flatMap(List::stream).toList();
+    ObjectNode body = Json.object().put("ready", all.size() >= needed && Pools.of(all).servable()).put("model", model);
     ArrayNode nss = body.putArray("namespaces");
-    byNamespace.forEach((ns, n) -> nss.addObject().put("namespace", ns).put("ready", n >= needed).put("instances", n));
+    byNamespace.forEach((ns, list) -> nss.addObject().put("namespace", ns)
+        .put("ready", list.size() >= needed && Pools.of(list).servable()).put("instances", list.size()));
     Http.sendJson(ex, 200, body);
   }
 
@@ -211,6 +222,9 @@ public final class DynamoFrontend implements EmulatedProcess {
     }
     byte[] body = Http.readBody(ex);
     JsonNode req = Json.parse(body);
+    if (!req.isObject()) {
+      throw new IllegalArgumentException("the request body must be a JSON object");
+    }
     String model = req.path("model").asText();
     String type = req.path("stream").asBoolean(false) ? "stream" : "unary";
     List<FileDiscovery.Instance> serving = instances().stream().filter(i -> i.model().equals(model)).toList();
@@ -219,22 +233,64 @@ public final class DynamoFrontend implements EmulatedProcess {
       Http.sendJson(ex, 404, Http.error("Model not found: " + model, "NotFound", 404));
       return;
     }
-    List<RoutedWorker> views = new ArrayList<>();
-    for (FileDiscovery.Instance i : serving) {
-      int block = opts.kvBlockSize() > 0 ? opts.kvBlockSize() : i.blockSize();
-      views.add(workers.computeIfAbsent(i.instanceId(), id -> new RoutedWorker(i.httpUrl(), i.model(), block)));
+    Pools pools = Pools.of(serving);
+    if (!pools.servable()) {
+      count(model, type, "error");
+      Http.sendJson(ex, 503, Http.error("no " + (pools.prefill().isEmpty() ? "prefill" : "decode")
+          + " workers available for model " + model, "ServiceUnavailable", 503));
+      return;
     }
     inflight.incrementAndGet();
     int status = 502;
-    try (Dispatcher.Routed r = dispatcher.route(views, req.get("messages"))) {
-      if (opts.routerMode().equals("kv")) {
-        kvDecisions.increment();
-        predictedHits.add(r.requestBlocks() == 0 ? 0 : (double) r.overlapBlocks() / r.requestBlocks());
+    try {
+      if (pools.aggregated().isEmpty()) {
+        status = disaggregated.serve(ex, (ObjectNode) req, views(pools.prefill()), views(pools.decode()), proxy, this::noteKv);
+      } else {
+        try (Dispatcher.Routed r = dispatcher.route(views(pools.aggregated()), req.get("messages"))) {
+          noteKv(r);
+          status = proxy.forward(ex, r.worker().url(), "/v1/chat/completions", body);
+        }
       }
-      status = proxy.forward(ex, r.worker().url(), "/v1/chat/completions", body);
     } finally {
       inflight.decrementAndGet();
       count(model, type, status == 200 ? "success" : "error");
+    }
+  }
+
+  private List<RoutedWorker> views(List<FileDiscovery.Instance> instances) {
+    List<RoutedWorker> views = new ArrayList<>();
+    for (FileDiscovery.Instance i : instances) {
+      int block = opts.kvBlockSize() > 0 ? opts.kvBlockSize() : i.blockSize();
+      views.add(workers.computeIfAbsent(i.instanceId(), id -> new RoutedWorker(i.httpUrl(), i.model(), block)));
+    }
+    return views;
+  }
+
+  private void noteKv(Dispatcher.Routed r) {
+    if (opts.routerMode().equals("kv")) {
+      kvDecisions.increment();
+      predictedHits.add(r.requestBlocks() == 0 ? 0 : (double) r.overlapBlocks() / r.requestBlocks());
+    }
+  }
+
+  /**
+   * A model's instances by role. Aggregated instances serve alone; without them the model needs a
+   * prefill and a decode instance, as Dynamo's disaggregated serving does.
+   */
+  record Pools(List<FileDiscovery.Instance> aggregated, List<FileDiscovery.Instance> prefill,
+      List<FileDiscovery.Instance> decode) {
+    static Pools of(List<FileDiscovery.Instance> instances) {
+      List<FileDiscovery.Instance> agg = new ArrayList<>();
+      List<FileDiscovery.Instance> p = new ArrayList<>();
+      List<FileDiscovery.Instance> d = new ArrayList<>();
+      for (FileDiscovery.Instance i : instances) {
+        (i.prefill() ? p : i.decode() ? d : agg).add(i);
+      }
+      return new Pools(agg, p, d);
+    }
+
+    boolean servable() {
+      return !aggregated.isEmpty() || !prefill.isEmpty() && !decode.isEmpty();
     }
   }
 
@@ -253,7 +309,7 @@ public final class DynamoFrontend implements EmulatedProcess {
     if (s != null) {
       s.stop(0);
     }
-    FileDiscovery d = discovery;
+    DiscoveryBackend.InstanceSource d = discovery;
     if (d != null) {
       d.close();
     }

@@ -9,22 +9,24 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The Dynamo SGLang sidecar ({@code python3 -m dynamo.sglang.sidecar}): attaches to the engine's
- * native gRPC port, learns the engine from it, registers one {@code generate} instance in the file
- * store and holds it while the engine lives. Losing the engine removes the registration and ends
- * the sidecar with status 1 (the supervisor then stops the pair); SIGTERM removes it and ends 0.
+ * native gRPC port, learns the engine from it, registers one {@code generate} instance (in etcd or
+ * the file store, see {@link DiscoveryBackend}) and holds it while the engine lives. Losing the
+ * engine removes the registration and ends the sidecar with status 1 (the supervisor then stops
+ * the pair); SIGTERM removes it and ends 0.
  */
 public final class DynamoSidecar implements EmulatedProcess {
+  /**
+   * {@code component} null means Dynamo's choice: {@code prefill} for a prefill engine, else
+   * {@code backend}; {@code disaggregationMode} null means the engine's own.
+   */
   public record Options(String grpcHost, int grpcPort, long startupDeadlineMs, long retryIntervalMs, String namespace,
-      String component, Integer systemPort) {
+      String component, Integer systemPort, String disaggregationMode) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("dynamo.sglang.sidecar")
@@ -33,6 +35,7 @@ public final class DynamoSidecar implements EmulatedProcess {
           .value("--grpc-retry-interval-secs")
           .value("--namespace")
           .value("--component")
+          .value("--disaggregation-mode")
           .parse(argv);
       a.reportIgnored("dynamo.sglang.sidecar", err);
       String endpoint = a.get("--grpc-endpoint", env.getOrDefault("DYN_SIDECAR_GRPC_ENDPOINT", env.get("SGLANG_GRPC_ENDPOINT")));
@@ -51,8 +54,9 @@ public final class DynamoSidecar implements EmulatedProcess {
           Math.round(a.getDouble("--grpc-startup-deadline-secs", 1800) * 1000),
           Math.round(a.getDouble("--grpc-retry-interval-secs", 1) * 1000),
           a.get("--namespace", env.getOrDefault("DYN_NAMESPACE", "dynamo")),
-          a.get("--component", "backend"),
-          sys == null || sys.isBlank() ? null : Integer.parseInt(sys.trim()));
+          a.get("--component"),
+          sys == null || sys.isBlank() ? null : Integer.parseInt(sys.trim()),
+          SglangWorker.disaggregationMode(a.get("--disaggregation-mode")));
     }
   }
 
@@ -60,9 +64,9 @@ public final class DynamoSidecar implements EmulatedProcess {
   private final Map<String, String> env;
   private final PrintStream err;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
-  private final long instanceId = ThreadLocalRandom.current().nextLong(1L << 52);
   private volatile Socket engine;
-  private volatile Path registration;
+  private volatile DiscoveryBackend.Registrar registrar;
+  private volatile String component;
   private volatile HttpServer system;
   private volatile boolean started;
 
@@ -75,27 +79,32 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall.find(env, "dynamo.sglang.sidecar");
-    Path store = FileDiscovery.root(env, err);
+    registrar = DiscoveryBackend.choose(env, null, err).registrar(err, () -> {
+      if (exit.complete(1)) {
+        err.println("dynamo.sglang.sidecar (emulated): lost the discovery lease; exiting");
+      }
+    });
     if (opts.systemPort() != null) {
-      system = Http.loopbackServer(opts.systemPort(), "sidecar-system");
+      system = Http.server(opts.systemPort(), "sidecar-system");
       system.createContext("/", new Endpoints()
           .on("/live", ex -> Http.sendJson(ex, 200, Json.object().put("status", "live")))
           // like Dynamo: runtime dependencies reachable, which says nothing about the engine
           .on("/health", ex -> Http.sendJson(ex, 200, Json.object().put("status", "ready")))
           .on("/metrics", ex -> Http.send(ex, 200, PrometheusText.CONTENT_TYPE, new PrometheusText()
               .gauge("dynamo_component_engine_connected", "1 while the engine's native channel is open.",
-                  registration == null ? 0 : 1, "dynamo_namespace", opts.namespace(), "dynamo_component", opts.component())
+                  isRegistered() ? 1 : 0, "dynamo_namespace", opts.namespace(),
+                  "dynamo_component", component == null ? "backend" : component)
               .toString())));
       system.start();
     }
-    Thread t = new Thread(() -> exit.complete(attachAndHold(store)), "sidecar-engine");
+    Thread t = new Thread(() -> exit.complete(attachAndHold()), "sidecar-engine");
     t.setDaemon(true);
     t.start();
     started = true;
   }
 
   /** Returns the exit status: 1 when the engine never came up or went away. */
-  private int attachAndHold(Path store) {
+  private int attachAndHold() {
     String host = opts.grpcHost().equals("0.0.0.0") ? "127.0.0.1" : opts.grpcHost();
     long deadline = System.currentTimeMillis() + opts.startupDeadlineMs();
     int attempts = 0;
@@ -127,16 +136,21 @@ public final class DynamoSidecar implements EmulatedProcess {
         return 1;
       }
       JsonNode info = Json.parse(line);
-      registration = FileDiscovery.register(store, new FileDiscovery.Instance(opts.namespace(), opts.component(), "generate",
+      String mode = opts.disaggregationMode() != null ? opts.disaggregationMode()
+          : info.path("disaggregation_mode").asText(FileDiscovery.Instance.AGGREGATED);
+      // Dynamo's SGLang workers serve prefill under their own component, decode and aggregated under backend
+      component = opts.component() != null ? opts.component() : mode.equals("prefill") ? "prefill" : "backend";
+      long instanceId = registrar.instanceId();
+      registrar.register(new FileDiscovery.Instance(opts.namespace(), component, "generate",
           instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), info.path("http_url").asText(),
-          info.path("page_size").asInt(16), ProcessHandle.current().pid()));
-      err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s)%n", opts.namespace(),
-          opts.component(), instanceId, info.path("served_model_name").asText(), info.path("http_url").asText());
+          info.path("page_size").asInt(16), ProcessHandle.current().pid(), mode));
+      err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s, disaggregation mode %s)%n",
+          opts.namespace(), component, instanceId, info.path("served_model_name").asText(), info.path("http_url").asText(), mode);
       s.setSoTimeout(0);
       while (in.read() >= 0) {
         // the engine writes nothing more; end-of-stream means it is gone
       }
-    } catch (IOException | IllegalArgumentException e) {
+    } catch (IOException | RuntimeException e) {
       if (exit.isDone()) {
         return 0;
       }
@@ -153,13 +167,12 @@ public final class DynamoSidecar implements EmulatedProcess {
   }
 
   private void deregister() {
-    Path r = registration;
-    registration = null;
+    DiscoveryBackend.Registrar r = registrar;
     if (r != null) {
       try {
-        Files.deleteIfExists(r);
-      } catch (IOException e) {
-        err.println("dynamo.sglang.sidecar (emulated): cannot remove " + r + ": " + e.getMessage());
+        r.deregister();
+      } catch (RuntimeException e) {
+        err.println("dynamo.sglang.sidecar (emulated): cannot deregister: " + e.getMessage());
       }
     }
   }
@@ -172,9 +185,10 @@ public final class DynamoSidecar implements EmulatedProcess {
     }
   }
 
-  /** True once the instance file is written. */
+  /** True while the instance is registered. */
   public boolean isRegistered() {
-    return registration != null;
+    DiscoveryBackend.Registrar r = registrar;
+    return r != null && r.registered();
   }
 
   @Override
@@ -187,9 +201,12 @@ public final class DynamoSidecar implements EmulatedProcess {
     boolean first = exit.complete(0);
     if (first && started) {
       // stopped from outside (SIGTERM, usually the supervisor after its engine ended), not by itself
-      err.println("dynamo.sglang.sidecar (emulated): stopping" + (registration == null ? "" : "; deregistering"));
+      err.println("dynamo.sglang.sidecar (emulated): stopping" + (isRegistered() ? "; deregistering" : ""));
     }
-    deregister();
+    DiscoveryBackend.Registrar r = registrar;
+    if (r != null) {
+      r.close();
+    }
     if (first) {
       Socket s = engine;
       if (s != null) {

@@ -3,7 +3,6 @@ package dev.srt.operator.emulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -27,7 +26,7 @@ final class EngineRpcPort implements AutoCloseable {
     this.handshake = (handshakeJson + "\n").getBytes(StandardCharsets.UTF_8);
     this.server = new ServerSocket();
     server.setReuseAddress(true);
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+    server.bind(new InetSocketAddress(ListenAddress.current().bindAddress(), port), 64);
     Thread acceptor = new Thread(this::acceptLoop, "engine-rpc-accept");
     acceptor.setDaemon(true);
     acceptor.start();

@@ -3,7 +3,6 @@ package dev.srt.operator.emulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -15,6 +14,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -25,23 +25,39 @@ import java.util.concurrent.TimeUnit;
  * process is gone (killed with SIGKILL, so it could not remove its file) is ignored, standing in
  * for the lease expiry of the real backends.
  */
-public final class FileDiscovery implements AutoCloseable {
-  /** One registered {@code generate} endpoint and what the frontend needs to reach its engine. */
+public final class FileDiscovery implements DiscoveryBackend.InstanceSource {
+  /**
+   * One registered {@code generate} endpoint and what the frontend needs to reach its engine;
+   * {@code disaggregationMode} is the engine's {@code --disaggregation-mode} ({@code null},
+   * {@code prefill} or {@code decode}).
+   */
   public record Instance(String namespace, String component, String endpoint, long instanceId, String transport,
-      String model, String httpUrl, int blockSize, long pid) {
+      String model, String httpUrl, int blockSize, long pid, String disaggregationMode) {
+
+    public static final String AGGREGATED = "null";
 
     ObjectNode toJson() {
       ObjectNode o = Json.object()
           .put("namespace", namespace).put("component", component).put("endpoint", endpoint)
           .put("instance_id", instanceId);
       o.putObject("transport").put("tcp", transport);
-      return o.put("model", model).put("http_url", httpUrl).put("block_size", blockSize).put("pid", pid);
+      return o.put("model", model).put("http_url", httpUrl).put("block_size", blockSize).put("pid", pid)
+          .put("disaggregation_mode", disaggregationMode);
     }
 
     static Instance fromJson(JsonNode o) {
       return new Instance(o.path("namespace").asText(), o.path("component").asText(), o.path("endpoint").asText(),
           o.path("instance_id").asLong(), o.path("transport").path("tcp").asText(), o.path("model").asText(),
-          o.path("http_url").asText(), o.path("block_size").asInt(), o.path("pid").asLong());
+          o.path("http_url").asText(), o.path("block_size").asInt(), o.path("pid").asLong(),
+          o.path("disaggregation_mode").asText(AGGREGATED));
+    }
+
+    public boolean prefill() {
+      return disaggregationMode.equals("prefill");
+    }
+
+    public boolean decode() {
+      return disaggregationMode.equals("decode");
     }
 
     /** The entry the frontend's {@code /health} lists. */
@@ -51,6 +67,50 @@ public final class FileDiscovery implements AutoCloseable {
           .put("instance_id", instanceId);
       o.putObject("transport").put("tcp", transport);
       return o;
+    }
+  }
+
+  /** A sidecar's file: written atomically, removed on deregistration. */
+  static final class FileRegistrar implements DiscoveryBackend.Registrar {
+    private final Path root;
+    private final long instanceId = ThreadLocalRandom.current().nextLong(1L << 52);
+    private volatile Path file;
+
+    FileRegistrar(Path root) {
+      this.root = root;
+    }
+
+    @Override
+    public long instanceId() {
+      return instanceId;
+    }
+
+    @Override
+    public void register(Instance instance) {
+      file = FileDiscovery.register(root, instance);
+    }
+
+    @Override
+    public void deregister() {
+      Path f = file;
+      file = null;
+      if (f != null) {
+        try {
+          Files.deleteIfExists(f);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot remove " + f + ": " + e.getMessage(), e);
+        }
+      }
+    }
+
+    @Override
+    public boolean registered() {
+      return file != null;
+    }
+
+    @Override
+    public void close() {
+      deregister();
     }
   }
 
@@ -73,15 +133,9 @@ public final class FileDiscovery implements AutoCloseable {
 
   /**
    * The store directory: {@code DYN_FILE_KV} (relative paths against the working directory, like
-   * every process started from the run directory), else {@code $TMPDIR/dynamo_store_kv}. Other
-   * discovery backends (etcd, kubernetes) are not emulated; they fall back to the file store, which
-   * is announced once so that a script relying on etcd notices.
+   * every process started from the run directory), else {@code $TMPDIR/dynamo_store_kv}.
    */
-  public static Path root(Map<String, String> env, PrintStream err) {
-    String backend = env.getOrDefault("DYN_DISCOVERY_BACKEND", "file");
-    if (!backend.equals("file")) {
-      err.println("dynamo (emulated): discovery backend '" + backend + "' is not emulated; using the file backend");
-    }
+  public static Path root(Map<String, String> env) {
     String dir = env.get("DYN_FILE_KV");
     if (dir == null || dir.isBlank()) {
       return Path.of(env.getOrDefault("TMPDIR", System.getProperty("java.io.tmpdir")), "dynamo_store_kv");
@@ -103,6 +157,7 @@ public final class FileDiscovery implements AutoCloseable {
     }
   }
 
+  @Override
   public List<Instance> instances() {
     return instances;
   }

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,11 +23,12 @@ public final class Http {
   private Http() {}
 
   /**
-   * A server on the loopback interface whatever host the real program was asked to bind: the
-   * emulated host must never be reachable from the network.
+   * A server on the loopback interface whatever host the real program was asked to bind (the
+   * emulated host must never be reachable from the network), or on every address of a test
+   * cluster's node ({@link ListenAddress}).
    */
-  public static HttpServer loopbackServer(int port, String name) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 256);
+  public static HttpServer server(int port, String name) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(ListenAddress.current().bindAddress(), port), 256);
     server.setExecutor(daemonPool(name));
     return server;
   }
@@ -70,19 +70,43 @@ public final class Http {
     }
   }
 
-  /** Wraps a handler so that an exception becomes a 500 instead of a silently dropped exchange. */
+  /** A JSON POST with a deadline. */
+  public static HttpRequest postJson(String url, String json, Duration timeout) {
+    return HttpRequest.newBuilder(java.net.URI.create(url))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json))
+        .build();
+  }
+
+  /**
+   * Wraps a handler so that an exception becomes a 400 (bad arguments) or 500 instead of a silently
+   * dropped exchange. The exchange is closed only after the error is sent: a try-with-resources
+   * would close it before its catch blocks run, and the client would see the connection drop.
+   */
   public static HttpHandler guarded(HttpHandler handler) {
     return ex -> {
-      try (ex) {
+      try {
         handler.handle(ex);
       } catch (IllegalArgumentException e) {
-        sendJson(ex, 400, error(e.getMessage(), "BadRequest", 400));
+        sendQuietly(ex, 400, error(e.getMessage(), "BadRequest", 400));
       } catch (IOException e) {
         // the client went away mid-response; nothing left to tell it
       } catch (RuntimeException e) {
-        sendJson(ex, 500, error(String.valueOf(e), "InternalServerError", 500));
+        sendQuietly(ex, 500, error(String.valueOf(e), "InternalServerError", 500));
+      } finally {
+        ex.close();
       }
     };
+  }
+
+  /** An error answer, unless the response had already begun or the client is gone. */
+  private static void sendQuietly(HttpExchange ex, int status, JsonNode body) {
+    try {
+      sendJson(ex, status, body);
+    } catch (IOException | RuntimeException e) {
+      // headers already sent, or nobody listening: the closed exchange says enough
+    }
   }
 
   public static JsonNode error(String message, String type, int code) {
@@ -131,6 +155,6 @@ public final class Http {
   }
 
   public static String baseUrl(HttpServer server) {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    return "http://" + ListenAddress.current().host() + ":" + server.getAddress().getPort();
   }
 }

@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Dynamo's {@code --router-policy-config} YAML, reduced to what decides aggregated routing: the
- * {@code worker_selection} instance for the aggregated stage (or {@code default}), overridable with
+ * Dynamo's {@code --router-policy-config} YAML, reduced to what decides routing: the
+ * {@code worker_selection} instance for a stage ({@code aggregated}, {@code prefill} or
+ * {@code decode}; else {@code default}), overridable with
  * {@code DYN_ROUTER_WORKER_SELECTION_POLICY}. As in Dynamo, every instance's type must be linked
  * into the installed runtime wheel, or start-up fails with the list of linked types.
  */
@@ -21,6 +22,11 @@ public record PolicyConfig(String instanceName, String type, JsonNode parameters
   public static final String BUILT_IN = "default";
 
   public static PolicyConfig load(Path yaml, Map<String, String> env, List<String> linkedTypes) throws IOException {
+    return load(yaml, env, linkedTypes, "aggregated");
+  }
+
+  public static PolicyConfig load(Path yaml, Map<String, String> env, List<String> linkedTypes, String stage)
+      throws IOException {
     JsonNode root = Mappers.yaml().readTree(yaml.toFile());
     JsonNode ws = root == null ? null : root.get("worker_selection");
     if (ws == null || !ws.isObject()) {
@@ -33,7 +39,7 @@ public record PolicyConfig(String instanceName, String type, JsonNode parameters
       }
     }
     String name = env.getOrDefault("DYN_ROUTER_WORKER_SELECTION_POLICY",
-        ws.path("aggregated").asText(ws.path("default").asText(BUILT_IN)));
+        ws.path(stage).asText(ws.path("default").asText(BUILT_IN)));
     if (name.equals(BUILT_IN)) {
       return new PolicyConfig(BUILT_IN, null, null);
     }

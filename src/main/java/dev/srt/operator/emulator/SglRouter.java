@@ -90,7 +90,7 @@ public final class SglRouter implements EmulatedProcess {
 
   @Override
   public void start() throws IOException {
-    server = Http.loopbackServer(opts.port(), "sgl-router-http");
+    server = Http.server(opts.port(), "sgl-router-http");
     server.createContext("/", new Endpoints()
         .on("/healthz", ex -> count(ex, () -> Http.sendStatus(ex, 200)))
         .on("/readyz", ex -> count(ex, () -> Http.sendStatus(ex, readyWorkers().isEmpty() ? 503 : 200)))

@@ -59,7 +59,8 @@ public final class SglangWorker implements EmulatedProcess {
       String cudaVisibleDevices,
       int nnodes,
       int nodeRank,
-      String distInitAddr) {
+      String distInitAddr,
+      Disaggregation.Options disaggregation) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sglang.launch_server")
@@ -79,6 +80,11 @@ public final class SglangWorker implements EmulatedProcess {
           .value("--nnodes")
           .value("--node-rank")
           .value("--dist-init-addr", "--nccl-init-addr")
+          .value("--disaggregation-mode")
+          .value("--disaggregation-bootstrap-port")
+          .value("--disaggregation-transfer-backend")
+          .value("--disaggregation-ib-device")
+          .flag("--disaggregation-decode-enable-radix-cache")
           .parse(argv);
       a.reportIgnored("sglang.launch_server", err);
       String model = a.get("--model-path");
@@ -111,7 +117,13 @@ public final class SglangWorker implements EmulatedProcess {
           env.get("CUDA_VISIBLE_DEVICES"),
           a.getInt("--nnodes", 1),
           a.getInt("--node-rank", 0),
-          a.get("--dist-init-addr"));
+          a.get("--dist-init-addr"),
+          new Disaggregation.Options(
+              disaggregationMode(a.get("--disaggregation-mode", Disaggregation.AGGREGATED)),
+              a.getInt("--disaggregation-bootstrap-port", 8998),
+              a.get("--disaggregation-transfer-backend", "mooncake"),
+              a.get("--disaggregation-ib-device"),
+              a.flag("--disaggregation-decode-enable-radix-cache")));
     }
 
     /** Rank 1.. of a multi-node engine: no HTTP server, it serves through the leader. */
@@ -125,7 +137,17 @@ public final class SglangWorker implements EmulatedProcess {
     }
   }
 
+  /** argparse's choices for {@code --disaggregation-mode}; null (not given) stays null. */
+  static String disaggregationMode(String mode) {
+    if (mode == null || mode.equals(Disaggregation.AGGREGATED) || mode.equals("prefill") || mode.equals("decode")) {
+      return mode;
+    }
+    throw new IllegalArgumentException(
+        "argument --disaggregation-mode: invalid choice: '" + mode + "' (choose from 'null', 'prefill', 'decode')");
+  }
+
   private final Options opts;
+  private final Disaggregation disaggregation;
   private final PrefixCache cache;
   private final Semaphore runningSlots;
   private final ReentrantLock prefillLane = new ReentrantLock(true);
@@ -151,6 +173,7 @@ public final class SglangWorker implements EmulatedProcess {
 
   public SglangWorker(Options opts) {
     this.opts = opts;
+    this.disaggregation = new Disaggregation(opts.disaggregation());
     this.cache = new PrefixCache(Math.max(1, opts.cacheTokens() / opts.pageSize()));
     this.runningSlots = new Semaphore(Math.max(1, opts.maxRunningRequests()), true);
   }
@@ -167,12 +190,16 @@ public final class SglangWorker implements EmulatedProcess {
         exit.complete(1);
       });
     }
+    // what a real engine's (or rank's) device list would show; tests read it to check how GPUs were split
+    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
+        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
     if (opts.follower()) {
       System.err.printf("sglang.launch_server (emulated): rank %d of %d, serving through the leader at %s%n",
           opts.nodeRank(), opts.nnodes(), opts.distInitAddr());
       return;
     }
-    server = Http.loopbackServer(opts.port(), "sglang-http");
+    disaggregation.start();
+    server = Http.server(opts.port(), "sglang-http");
     server.createContext("/", new Endpoints()
         .on("/health", this::health)
         .on("/health_generate", this::health)
@@ -185,10 +212,9 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/flush_cache", this::flushCache)
         .on("/metrics", this::metrics));
     server.start();
-    System.err.printf("sglang.launch_server (emulated): serving %s on http://127.0.0.1:%d%n", opts.servedModelName(), port());
-    // what a real engine's device list would show; tests read it to check how GPUs were split
-    System.err.printf("sglang.launch_server (emulated): CUDA_VISIBLE_DEVICES=%s%n",
-        opts.cudaVisibleDevices() == null ? "(unset)" : opts.cudaVisibleDevices());
+    System.err.printf("sglang.launch_server (emulated): serving %s on %s%s%n", opts.servedModelName(), Http.baseUrl(server),
+        opts.disaggregation().aggregated() ? ""
+            : " (disaggregation mode " + opts.disaggregation().mode() + ", bootstrap port " + disaggregation.bootstrapPort() + ")");
     if (!opts.failHealth()) {
       // A multi-node leader serves once every rank joined, as the real one finishes loading then.
       CompletableFuture<Void> ranks = group == null ? CompletableFuture.completedFuture(null) : group.joined();
@@ -219,6 +245,8 @@ public final class SglangWorker implements EmulatedProcess {
     h.put("served_model_name", opts.servedModelName());
     h.put("model_path", opts.modelPath());
     h.put("page_size", opts.pageSize());
+    h.put("disaggregation_mode", opts.disaggregation().mode());
+    h.put("bootstrap_port", disaggregation.bootstrapPort());
     h.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
     return h;
   }
@@ -254,6 +282,7 @@ public final class SglangWorker implements EmulatedProcess {
     if (g != null) {
       g.close();
     }
+    disaggregation.close();
     HttpServer s = server;
     if (s != null) {
       s.stop(0);
@@ -319,7 +348,7 @@ public final class SglangWorker implements EmulatedProcess {
     info.put("dp_size", 1);
     info.put("enable_metrics", opts.enableMetrics());
     info.put("enable_http2", false);
-    info.put("disaggregation_mode", "null");
+    disaggregation.describe(info);
     info.putNull("speculative_algorithm");
     info.put("context_length", opts.contextLength());
     info.put("max_running_requests", opts.maxRunningRequests());
@@ -405,25 +434,63 @@ public final class SglangWorker implements EmulatedProcess {
         : req.path("max_tokens").asInt(DEFAULT_MAX_TOKENS);
     DeterministicReply reply = DeterministicReply.answer(
         ChatPrompt.lastUserText(messages), prompt, maxTokens, req.path("ignore_eos").asBoolean(false));
+    Disaggregation.Room room = disaggregation.room(req);
+    boolean prefillOnly = room != null && opts.disaggregation().prefill();
     queued.incrementAndGet();
     runningSlots.acquireUninterruptibly();
     queued.decrementAndGet();
     running.incrementAndGet();
     try {
-      int cached = prefill(prompt);
+      int cached;
+      if (room != null && opts.disaggregation().decode()) {
+        Disaggregation.Transfer transfer;
+        try {
+          transfer = disaggregation.receive(room);
+        } catch (IOException e) {
+          Http.sendJson(ex, 500, Http.error(e.getMessage(), "InternalServerError", 500));
+          return;
+        }
+        cached = decodeFrom(prompt, transfer);
+      } else {
+        cached = prefill(prompt);
+        if (prefillOnly) {
+          disaggregation.handOff(room, prompt.size(), cached);
+        }
+      }
       Completion c = new Completion(req.path("model").asText(opts.servedModelName()), prompt.size(), cached, reply);
       if (req.path("stream").asBoolean(false)) {
         stream(ex, c, req.path("stream_options").path("include_usage").asBoolean(false));
       } else {
         sleep(opts.latency().decodeNanos(reply.words().size() - 1));
-        Http.sendJson(ex, 200, c.response());
+        ObjectNode response = c.response();
+        if (prefillOnly) {
+          response.set("disaggregated_params", disaggregation.disaggregatedParams(room));
+        }
+        Http.sendJson(ex, 200, response);
       }
-      generationTokens.add(reply.words().size());
+      // the prefill engine's first token is the decode engine's to count, so P/D totals match aggregated ones
+      if (!prefillOnly) {
+        generationTokens.add(reply.words().size());
+      }
       requests.increment();
     } finally {
       running.decrementAndGet();
       runningSlots.release();
     }
+  }
+
+  /**
+   * A decode engine's prompt arrives as KV from the prefill engine: no prefill time, and the prompt
+   * and cache counters stay with the prefill engine that did the work. Its own prefix cache takes
+   * the blocks only with {@code --disaggregation-decode-enable-radix-cache}, as in SGLang. Returns
+   * the prefill engine's cached tokens, which the reply's usage reports.
+   */
+  private int decodeFrom(List<String> prompt, Disaggregation.Transfer transfer) {
+    sleep(opts.latency().baseNanos());
+    if (opts.disaggregation().decodeRadixCache()) {
+      cache.insert(BlockHasher.chain(prompt, opts.pageSize()));
+    }
+    return transfer.cachedTokens();
   }
 
   /** Looks the prompt up in the cache, spends the prefill time, caches it; returns cached tokens. */

@@ -102,6 +102,8 @@ public final class ShimInstaller {
     shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
     shims.put("aiperf", tool("aiperf", "aiperf", ""));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
+    shims.put("etcd", tool("etcd", "etcd", ""));
+    shims.put("nats-server", tool("nats-server", "nats-server", ""));
     shims.put("nvidia-smi", NVIDIA_SMI);
     shims.put("protoc", header("protoc") + """
         if [[ "${1-}" == "--version" ]]; then

@@ -25,6 +25,11 @@ public final class Gates {
     return new Gate(WORKERS_HEALTH, checks);
   }
 
+  /** How many workers of {@code role} the topology has. */
+  public static int count(Topology t, WorkerRole role) {
+    return (int) t.workers().stream().filter(w -> w.role() == role).count();
+  }
+
   /** One real chat request through the router before the benchmark. */
   public static Gate canary(ArmContext ctx) {
     return new Gate(CANARY, List.of(new Gate.Check("router", Role.ROUTER,

@@ -46,7 +46,7 @@ public final class Planner {
     Mode m = mode != null ? mode : c.mode != null ? Mode.parse(c.mode) : Mode.SLURM;
     int gpusPerNode = Validator.gpusPerNode(cluster);
     int sidecarBase = spec.dynamo != null && spec.dynamo.sidecarPort != null ? spec.dynamo.sidecarPort : PortMap.SIDECAR_GRPC_BASE;
-    Topology topology = Topology.aggregated(spec.resources, gpusPerNode, sidecarBase);
+    Topology topology = Topology.of(spec.resources, gpusPerNode, sidecarBase);
     Duration timeout = Durations.parse(spec.healthCheck == null ? null : spec.healthCheck.timeout, DEFAULT_HEALTH_TIMEOUT);
     Duration interval = Durations.parse(spec.healthCheck == null ? null : spec.healthCheck.interval, DEFAULT_HEALTH_INTERVAL);
     Duration sidecarTimeout = Durations.parse(spec.dynamo == null ? null : spec.dynamo.sidecarStartupTimeout, timeout);

@@ -1,5 +1,6 @@
 package dev.srt.operator.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.srt.operator.api.Limits;
 import dev.srt.operator.config.PortTable;
 import java.util.LinkedHashMap;
@@ -11,9 +12,11 @@ import java.util.TreeMap;
  * The deterministic ports of one worker ({@link PortTable}, srt-slurm's port table): HTTP {@code
  * 6100 + 32k} for the k-th worker on its node; KV events {@code 5200 + i}, Dynamo system {@code
  * 7500 + i}, NCCL {@code 17500 + i} and sidecar gRPC {@code sidecarBase + i} for the i-th worker of
- * the run.
+ * the run; a prefill worker also SGLang's disaggregation bootstrap port {@code 7200 + k} for the
+ * k-th prefill worker on its node (null for the others).
  */
-public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PortMap(int http, int kvEvents, int system, int nccl, int grpc, Integer bootstrap) {
   public static final int HTTP_BASE = PortTable.HTTP_BASE;
   public static final int HTTP_STRIDE = PortTable.HTTP_STRIDE;
   public static final int KV_EVENTS_BASE = PortTable.KV_EVENTS_BASE;
@@ -24,6 +27,12 @@ public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
   /** A multi-node worker's torch distributed rendezvous, on its leader node (--dist-init-addr). */
   public static final int DIST_INIT = PortTable.DIST_INIT;
 
+  public static final int BOOTSTRAP_BASE = PortTable.BOOTSTRAP_BASE;
+
+  public PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
+    this(http, kvEvents, system, nccl, grpc, null);
+  }
+
   public static PortMap forWorker(int indexInRun, int indexOnNode, int sidecarBase) {
     return new PortMap(
         HTTP_BASE + HTTP_STRIDE * indexOnNode,
@@ -31,6 +40,12 @@ public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
         SYSTEM_BASE + indexInRun,
         NCCL_BASE + indexInRun,
         sidecarBase + indexInRun);
+  }
+
+  /** {@link #forWorker} plus the bootstrap port of the {@code prefillOnNode}-th prefill worker of its node. */
+  public static PortMap forPrefill(int indexInRun, int indexOnNode, int prefillOnNode, int sidecarBase) {
+    PortMap p = forWorker(indexInRun, indexOnNode, sidecarBase);
+    return new PortMap(p.http, p.kvEvents, p.system, p.nccl, p.grpc, BOOTSTRAP_BASE + prefillOnNode);
   }
 
   /**
@@ -50,6 +65,9 @@ public record PortMap(int http, int kvEvents, int system, int nccl, int grpc) {
       ports.put("system", w.ports().system());
       ports.put("nccl", w.ports().nccl());
       ports.put("grpc", w.ports().grpc());
+      if (w.ports().bootstrap() != null) {
+        ports.put("bootstrap", w.ports().bootstrap());
+      }
       List<Integer> nodes = new java.util.ArrayList<>(List.of(w.node()));
       nodes.addAll(w.followerNodes());
       for (int node : nodes) {

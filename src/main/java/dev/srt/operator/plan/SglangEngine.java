@@ -1,6 +1,7 @@
 package dev.srt.operator.plan;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.srt.operator.api.BackendSpec;
 import dev.srt.operator.api.KvEventsSpec;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Validator;
@@ -29,7 +30,7 @@ public final class SglangEngine {
    * gRPC port (only the leader's engine has a sidecar).
    */
   public static List<String> argv(ArmContext ctx, WorkerSlot w, String module, boolean grpc, int rank) {
-    Map<String, Object> args = ctx.spec().backend == null ? Map.of() : ctx.spec().backend.args;
+    Map<String, Object> args = args(ctx, w);
     List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", module,
         "--model-path", ctx.modelPath(),
         "--served-model-name", ctx.servedModelName(),
@@ -53,14 +54,53 @@ public final class SglangEngine {
         argv.add("--incremental-streaming-output");
       }
     }
+    if (w.role() != null) {
+      argv.addAll(disaggregation(w, module, args));
+    }
     argv.addAll(Flags.render(args, Validator.MANAGED_ENGINE_ARGS));
     return argv;
+  }
+
+  /**
+   * The flags of a prefill or decode engine, on every rank, as srt-slurm passes them: its mode, and
+   * for a prefill engine the port of the bootstrap server through which decode engines fetch its
+   * KV cache. The native server also skips its warm-up request, which in a P/D engine would wait
+   * for a peer that only the router provides.
+   */
+  private static List<String> disaggregation(WorkerSlot w, String module, Map<String, Object> args) {
+    List<String> out = new ArrayList<>(List.of("--disaggregation-mode", w.role().id()));
+    if (w.ports().bootstrap() != null) {
+      out.addAll(List.of("--disaggregation-bootstrap-port", String.valueOf(w.ports().bootstrap())));
+    }
+    if (MODULE.equals(module) && !Flags.has(args, "skip-server-warmup")) {
+      out.add("--skip-server-warmup");
+    }
+    return out;
+  }
+
+  /**
+   * The engine flags of worker {@code w}: backend.args, with a prefill or decode worker's
+   * prefillArgs or decodeArgs over them (a role's key replaces the same flag however it is spelt).
+   */
+  public static Map<String, Object> args(ArmContext ctx, WorkerSlot w) {
+    BackendSpec b = ctx.spec().backend;
+    if (b == null) {
+      return Map.of();
+    }
+    Map<String, Object> role = w.role() == WorkerRole.PREFILL ? b.prefillArgs : w.role() == WorkerRole.DECODE ? b.decodeArgs : null;
+    if (role == null || role.isEmpty()) {
+      return b.args == null ? Map.of() : b.args;
+    }
+    Map<String, Object> merged = new LinkedHashMap<>(b.args == null ? Map.of() : b.args);
+    role.keySet().forEach(k -> merged.keySet().removeIf(m -> Flags.normalize(m).equals(Flags.normalize(k))));
+    merged.putAll(role);
+    return merged;
   }
 
   /** Environment of worker {@code w}: its GPUs (only for partial-node workers) and backend.env. */
   public static Map<String, String> env(ArmContext ctx, WorkerSlot w) {
     Map<String, String> env = new LinkedHashMap<>();
-    if (ctx.topology().partialNodeWorkers()) {
+    if (ctx.topology().partialNode(w)) {
       env.put("CUDA_VISIBLE_DEVICES", String.join(",", w.gpus().stream().map(String::valueOf).toList()));
     }
     if (ctx.spec().backend != null && ctx.spec().backend.env != null) {

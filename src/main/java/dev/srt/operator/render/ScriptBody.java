@@ -219,7 +219,7 @@ final class ScriptBody {
         switch (probe.kind()) {
           case CHAT -> line("srt_canary " + words.word(probe.url()) + " " + words.word(probe.model()));
           case HTTP_STATUS -> check(c, String.valueOf(probe.status()));
-          case DYNAMO_INSTANCES -> check(c, String.valueOf(probe.count()));
+          case DYNAMO_INSTANCES, DYNAMO_PREFILL_INSTANCES -> check(c, String.valueOf(probe.count()));
           case JSON_TRUE -> check(c, probe.field());
           case TCP -> check(c, "");
         }

@@ -3,7 +3,6 @@ package dev.srt.operator.run;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.RouterStatus;
-import dev.srt.operator.api.WorkerCount;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
@@ -59,12 +58,13 @@ public final class ArmProgress {
       e.node = w.node();
       e.port = w.port();
       e.grpcPort = w.grpcPort();
+      e.role = w.role();
       setUrl(e, w.url());
       e.ready = false;
       e.since = at;
       s.endpoints.add(e);
     }
-    s.workers = new WorkerCount(0, s.endpoints.size());
+    s.workers = WorkerCounts.of(s.endpoints, s.endpoints.size());
     s.router = new RouterStatus();
     s.router.url = record.routerUrl();
     s.router.ready = false;
@@ -226,8 +226,7 @@ public final class ArmProgress {
     if (url != null) {
       setUrl(endpoint, engineUrl(url, endpoint.port));
     }
-    int ready = (int) s.endpoints.stream().filter(x -> x.ready).count();
-    s.workers = new WorkerCount(ready, Math.max(s.endpoints.size(), s.workers == null ? 0 : s.workers.total));
+    s.workers = WorkerCounts.of(s.endpoints, Math.max(s.endpoints.size(), s.workers == null ? 0 : s.workers.total));
   }
 
   private static void jobState(ArmStatus s, JobStatus job, Instant now) {

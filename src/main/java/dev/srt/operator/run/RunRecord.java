@@ -24,8 +24,8 @@ import java.util.List;
 public record RunRecord(String arm, String runId, String jobId, String runDir, String scriptHash, String specHash,
     Instant submittedAt, List<Endpoint> workers, String routerUrl, List<String> gates) {
 
-  /** A planned worker endpoint. */
-  public record Endpoint(String name, int node, int port, String url, Integer grpcPort) {}
+  /** A planned worker endpoint; {@code role} is prefill or decode in a prefill/decode topology, else null. */
+  public record Endpoint(String name, int node, int port, String url, Integer grpcPort, String role) {}
 
   public RunRecord {
     workers = List.copyOf(workers);
@@ -43,8 +43,10 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
           .filter(p -> (p.role() == Role.WORKER && p.name().equals(c.target())) || (p.role() == Role.ENGINE && c.target().equals(p.group())))
           .findFirst().orElseThrow(() -> new IllegalArgumentException("no engine for worker " + c.target()));
       int port = engine.ports().get("http");
+      String role = plan.topology().workers().stream().filter(w -> w.name().equals(c.target()) && w.role() != null)
+          .map(w -> w.role().id()).findFirst().orElse(null);
       workers.add(new Endpoint(c.target(), engine.node(), port, host == null ? null : "http://" + host + ":" + port,
-          engine.ports().get("grpc")));
+          engine.ports().get("grpc"), role));
     }
     String router = plan.processes().stream().filter(p -> p.role() == Role.ROUTER).findFirst()
         .map(p -> host == null ? null : "http://" + host + ":" + p.ports().get("http")).orElse(null);
@@ -59,7 +61,7 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
   public static RunRecord of(ArmStatus s) {
     List<Endpoint> workers = new ArrayList<>();
     for (EndpointStatus e : s.endpoints == null ? List.<EndpointStatus>of() : s.endpoints) {
-      workers.add(new Endpoint(e.name, e.node == null ? 0 : e.node, e.port == null ? 0 : e.port, e.url, e.grpcPort));
+      workers.add(new Endpoint(e.name, e.node == null ? 0 : e.node, e.port == null ? 0 : e.port, e.url, e.grpcPort, e.role));
     }
     return new RunRecord(s.name, s.runId, s.jobId, s.runDir, s.scriptHash, s.specHash,
         s.startedAt == null ? Instant.EPOCH : Instant.parse(s.startedAt), workers, s.router == null ? null : s.router.url,

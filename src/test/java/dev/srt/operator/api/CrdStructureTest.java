@@ -87,7 +87,7 @@ class CrdStructureTest {
           untyped.add(path);
         }
       });
-      assertThat(untyped).as(crd.kind).allMatch(p -> p.endsWith(".args"));
+      assertThat(untyped).as(crd.kind).allMatch(p -> p.endsWith(".args") || p.endsWith("Args"));
     }
     List<String> rcUntyped = new ArrayList<>();
     RC.forEachProperty((path, schema) -> {
@@ -95,7 +95,8 @@ class CrdStructureTest {
         rcUntyped.add(path);
       }
     });
-    assertThat(rcUntyped).containsExactlyInAnyOrder("spec.arms[*].frontend.args", "spec.backend.args", "spec.workload.args");
+    assertThat(rcUntyped).containsExactlyInAnyOrder("spec.arms[*].frontend.args", "spec.backend.args",
+        "spec.backend.prefillArgs", "spec.backend.decodeArgs", "spec.workload.args");
   }
 
   private static List<org.assertj.core.groups.Tuple> columns(CrdSchema crd) {

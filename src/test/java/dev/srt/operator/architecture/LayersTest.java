@@ -80,6 +80,11 @@ class LayersTest {
   }
 
   @Test
+  void reportsAreDrawnFromTheSpecThePlanAndTheVerdictsAlone() {
+    layer("report", "render", "host", "run", "reconcile", "cli", "emulator");
+  }
+
+  @Test
   void theEmulatorIsAnEdgeOfItsOwn() {
     layer("emulator", "cli", "run", "reconcile");
   }

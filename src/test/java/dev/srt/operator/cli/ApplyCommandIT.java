@@ -160,6 +160,19 @@ class ApplyCommandIT {
     assertThat(run.path("results").path("p99_ttft_ms").asDouble()).isEqualTo(row.path("p99_ttft_ms").asDouble());
     assertThat(run.path("runDir").asText()).isEqualTo(results.getParent().getParent().toString());
     assertThat(report.path("arms").get(0).path("summary").path("n").asInt()).isEqualTo(1);
+
+    // The report people look at: one self-contained page, and the same tables in Markdown.
+    Path page = tmp.resolve("report.html");
+    Result pretty = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--markdown", "--html", page.toString());
+    assertThat(pretty.code()).as(pretty.toString()).isZero();
+    assertThat(pretty.out()).contains("## Router comparison qwen3-32b-routers", "### Verdicts against sgl-router", "### Runs");
+    for (String runId : runIds) {
+      assertThat(pretty.out()).contains(runId);
+    }
+    var dom = org.jsoup.Jsoup.parse(Files.readString(page));
+    assertThat(dom.select("svg")).isNotEmpty();
+    assertThat(dom.select("script")).isEmpty();
+    assertThat(dom.text()).contains("qwen3-32b-routers", "sgl-router", "dynamo-kv-policy", "/models/Qwen3-32B-FP8");
   }
 
   /**
@@ -253,7 +266,7 @@ class ApplyCommandIT {
     assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(24);
     String row = r.out().lines().filter(l -> l.strip().startsWith("sgl-router ") && l.contains("Succeeded") && l.contains("%"))
         .findFirst().orElseThrow();
-    assertThat(row).contains(String.format(java.util.Locale.ROOT, "%.0f ms", export.path("time_to_first_token").path("avg").asDouble()));
+    assertThat(row).contains(String.format(java.util.Locale.ROOT, "%.1f ms", export.path("time_to_first_token").path("avg").asDouble()));
   }
 
   @Test
@@ -288,7 +301,7 @@ class ApplyCommandIT {
     assertThat(r.code()).as(r.toString()).isEqualTo(1);
     assertThat(r.out()).contains("0/1 arms succeeded");
     List<String> table = r.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
-    assertThat(table.get(1).strip().split("\\s+")).startsWith("sgl-router", "Failed", "0/2", "not");
+    assertThat(table.get(1).strip().split("\\s+")).startsWith("sgl-router", "0/1", "Failed");
     assertThat(r.out()).contains("sgl-router: failed: GateTimeout: worker-0 not ready after 3s");
 
     // The other arms never ran: report says so, and exits 1.

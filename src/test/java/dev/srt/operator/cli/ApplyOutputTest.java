@@ -128,7 +128,7 @@ class ApplyOutputTest {
     latest.put("a", run("a", "Succeeded", 2, true).status);
     latest.put("bb", run("bb", "Succeeded", 2, true).status);
 
-    o.summary(List.of("a", "bb", "c"), report, latest, Duration.ofSeconds(71));
+    o.summary(List.of("a", "bb", "c"), report, latest, 3, Duration.ofSeconds(71));
 
     assertThat(printed()).isEqualTo("""
 

@@ -7,7 +7,6 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.HealthCheckSpec;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.emulator.JavaLauncher;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.host.HostException;
@@ -32,7 +31,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,7 +39,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,15 +53,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * test ends (or cancels) its runs before the next starts.
  */
 class EndToEndSshIT {
-  private static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
   private static final Path COMPARISON = Path.of("examples/router-comparison.yaml");
   private static final List<String> ARMS = List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy");
   /** Every port the example arms listen on (router, workers, gRPC, sidecar system ports). */
   private static final List<Integer> PORTS = List.of(8000, 6100, 6132, 50051, 50052, 7500, 7501);
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(4);
 
-  private static Path base;
-  private static Path bin;
+  private static SshEmulatedHost emulated;
 
   private Transport transport;
   private final List<Started> started = new ArrayList<>();
@@ -74,21 +69,12 @@ class EndToEndSshIT {
   @BeforeAll
   static void emulatedHost() throws Exception {
     TestHosts.requireSlurm();
-    assertThat(JAR).as("the shaded jar (mvn package runs before the integration tests)").exists();
-    base = Files.createTempDirectory(Path.of("/tmp"), "srt-e2e-");
-    bin = base.resolve("emulator/bin");
-    EmulatedHost.install(bin, base.resolve("emulator/state"),
-        new JavaLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), JAR));
+    emulated = SshEmulatedHost.install("srt-e2e-");
   }
 
   @AfterAll
   static void removeHost() throws IOException {
-    if (base == null) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(base)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    SshEmulatedHost.remove(emulated);
   }
 
   /** Whatever a test started ends before the next test: cancelled, and gone from the host. */
@@ -110,35 +96,8 @@ class EndToEndSshIT {
 
   // ------------------------------------------------------------------ the clusters and the runner
 
-  private GpuCluster cluster(String mode, Map<String, String> env) throws Exception {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    StringBuilder envYaml = new StringBuilder();
-    env.forEach((k, v) -> envYaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
-    String yaml = """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata:
-          name: e2e-%1$s
-        spec:
-          mode: %1$s
-          transport: ssh
-          ssh:
-            host: %2$s
-            port: %3$d
-            user: %4$s
-            privateKeyFile: %5$s
-            knownHostsFile: %6$s
-          workDir: %7$s
-          gpusPerNode: 8
-          path: [%8$s]
-          pollInterval: 500ms
-          env:
-        %9$s""".formatted(mode, ssh.host(), ssh.port(), ssh.user(), ssh.keyFile(), ssh.knownHostsFile(),
-        base.resolve("work-" + mode), bin, envYaml.isEmpty() ? "    {}\n" : envYaml)
-        + (mode.equals("slurm") ? "  slurm: {partition: " + TestHosts.slurmPartition() + ", timeLimit: \"00:15:00\"}\n" : "");
-    LoadedResources loaded = LoadedResources.parse("e2e-cluster.yaml", yaml);
-    assertThat(loaded.problems()).as(yaml).isEmpty();
-    return loaded.clusters().get(0);
+  private GpuCluster cluster(String mode, Map<String, String> env) {
+    return emulated.cluster("e2e-" + mode, mode, env, TestHosts.slurmPartition());
   }
 
   /** The example comparison with short readiness settings. */
@@ -197,27 +156,7 @@ class EndToEndSshIT {
   private ArmRunner.Run run(ArmRunner runner, String arm, Recorder recorder) throws Exception {
     awaitPortsFree();
     recorder.backend = runner.backend();
-    AtomicBoolean timedOut = new AtomicBoolean();
-    Thread watchdog = new Thread(() -> {
-      try {
-        Thread.sleep(RUN_TIMEOUT.toMillis());
-        timedOut.set(true);
-        runner.stop();
-      } catch (InterruptedException e) {
-        // the run ended in time
-      }
-    }, "e2e-watchdog");
-    watchdog.setDaemon(true);
-    watchdog.start();
-    try {
-      ArmRunner.Run run = runner.run(arm, dev.srt.operator.run.Runs.newRunId(), recorder);
-      assertThat(run).as("the run of " + arm + " was not started").isNotNull();
-      assertThat(run.hostError).as("host error").isNull();
-      assertThat(timedOut).as(arm + " did not end within " + RUN_TIMEOUT + " (" + run.status.message + ")").isFalse();
-      return run;
-    } finally {
-      watchdog.interrupt();
-    }
+    return SshEmulatedHost.runWithin(RUN_TIMEOUT, runner, arm, recorder);
   }
 
   // ------------------------------------------------------------------ tests

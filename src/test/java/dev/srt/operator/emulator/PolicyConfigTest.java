@@ -35,6 +35,23 @@ class PolicyConfigTest {
   }
 
   @Test
+  void eachStageTakesItsOwnInstanceAndFallsBackToDefault() throws Exception {
+    Path f = yaml("""
+        worker_selection:
+          default: rr
+          prefill: two-tier
+          instances:
+            - name: two-tier
+              type: dynamo-two-tier-cost-fn
+            - name: rr
+              type: dynamo-round-robin
+        """);
+    assertThat(PolicyConfig.load(f, Map.of(), DynamoInstall.BUILTIN_POLICY_TYPES, "prefill").type()).isEqualTo("dynamo-two-tier-cost-fn");
+    assertThat(PolicyConfig.load(f, Map.of(), DynamoInstall.BUILTIN_POLICY_TYPES, "decode").type()).isEqualTo("dynamo-round-robin");
+    assertThat(PolicyConfig.load(f, Map.of(), DynamoInstall.BUILTIN_POLICY_TYPES).type()).isEqualTo("dynamo-round-robin");
+  }
+
+  @Test
   void aTypeTheWheelDoesNotLinkFailsStartUpListingTheLinkedTypes() {
     assertThatThrownBy(() -> PolicyConfig.load(yaml(FakeCheckouts.SGL_ROUTER_CACHE_AWARE_YAML), Map.of(), DynamoInstall.BUILTIN_POLICY_TYPES))
         .hasMessage("unknown worker selection policy type 'sgl-router-cache-aware'; linked types: " + DynamoInstall.BUILTIN_POLICY_TYPES);

@@ -11,6 +11,8 @@ import java.util.List;
 /** Loads the repository's example files (and inline YAML) for tests, failing on any error. */
 public final class Examples {
   public static final Path COMPARISON = Path.of("examples/router-comparison.yaml");
+  /** Both Dynamo arms over one prefill and one decode worker. */
+  public static final Path DISAGG = Path.of("examples/router-comparison-disagg.yaml");
   public static final Path SLURM_CLUSTER = Path.of("examples/gpu-cluster-slurm.yaml");
   public static final Path DIRECT_CLUSTER = Path.of("examples/gpu-cluster-direct.yaml");
 
@@ -34,7 +36,12 @@ public final class Examples {
   }
 
   public static RunPlan plan(String arm, Mode mode) {
-    return Planner.plan(comparison(), cluster(mode == Mode.SLURM ? SLURM_CLUSTER : DIRECT_CLUSTER), arm, mode);
+    return plan(COMPARISON, arm, mode);
+  }
+
+  /** Arm {@code arm} of the comparison in {@code file} on the example cluster of {@code mode}. */
+  public static RunPlan plan(Path file, String arm, Mode mode) {
+    return Planner.plan(load(file).comparisons().get(0), cluster(mode == Mode.SLURM ? SLURM_CLUSTER : DIRECT_CLUSTER), arm, mode);
   }
 
   /** Parses YAML text that must be valid. */

@@ -141,7 +141,7 @@ final class DeclaredCommands {
         String arg = switch (probe.kind()) {
           case CHAT -> null;
           case HTTP_STATUS -> String.valueOf(probe.status());
-          case DYNAMO_INSTANCES -> String.valueOf(probe.count());
+          case DYNAMO_INSTANCES, DYNAMO_PREFILL_INSTANCES -> String.valueOf(probe.count());
           case JSON_TRUE -> probe.field();
           case TCP -> "";
         };

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  */
 class DocsExcerptsTest {
   private static final Path DOC = Path.of("docs/config-reference.md");
-  private static final Pattern EXCERPT = Pattern.compile("Key lines of `([a-z0-9-]+)/run\\.sh`[^`]*```bash\\n(.*?)```", Pattern.DOTALL);
+  /** An arm's excerpt; group 1 marks the prefill/decode example's arms (golden {@code disagg-<arm>}). */
+  private static final Pattern EXCERPT =
+      Pattern.compile("Key lines of (the prefill/decode example's )?`([a-z0-9-]+)/run\\.sh`[^`]*```bash\\n(.*?)```", Pattern.DOTALL);
   private static final String ELLIPSIS = "…";
 
   @Test
@@ -31,18 +33,25 @@ class DocsExcerptsTest {
     int excerpts = 0;
     while (m.find()) {
       excerpts++;
-      List<String> lines = m.group(2).lines().filter(l -> !l.isBlank() && !l.equals(ELLIPSIS)).toList();
-      assertThat(lines).as("excerpt of %s/run.sh", m.group(1)).isNotEmpty();
-      assertThat(golden(m.group(1))).as("golden %s.run.sh (refresh the excerpts with -Dgolden.update=true)", m.group(1))
+      List<String> lines = m.group(3).lines().filter(l -> !l.isBlank() && !l.equals(ELLIPSIS)).toList();
+      assertThat(lines).as("excerpt of %s/run.sh", arm(m)).isNotEmpty();
+      assertThat(golden(arm(m))).as("golden %s.run.sh (refresh the excerpts with -Dgolden.update=true)", arm(m))
           .containsAll(lines);
     }
-    assertThat(excerpts).isEqualTo(3);
+    assertThat(excerpts).isEqualTo(4);
+  }
+
+  /** The golden's name of an excerpt's arm. */
+  private static String arm(Matcher m) {
+    return (m.group(1) == null ? "" : "disagg-") + m.group(2);
   }
 
   /** The arm's golden direct script; while refreshing, the script as rendered now (the goldens may be refreshed after this test). */
   private static List<String> golden(String arm) throws IOException {
     if (Boolean.getBoolean("golden.update")) {
-      return Scripts.render(dev.srt.operator.plan.Examples.plan(arm, dev.srt.operator.base.Mode.DIRECT)).lines().toList();
+      boolean disagg = arm.startsWith("disagg-");
+      return Scripts.render(dev.srt.operator.plan.Examples.plan(disagg ? dev.srt.operator.plan.Examples.DISAGG : dev.srt.operator.plan.Examples.COMPARISON,
+          disagg ? arm.substring("disagg-".length()) : arm, dev.srt.operator.base.Mode.DIRECT)).lines().toList();
     }
     return Files.readAllLines(GoldenScriptsTest.GOLDEN.resolve(arm + ".run.sh"));
   }
@@ -54,10 +63,17 @@ class DocsExcerptsTest {
     Matcher m = EXCERPT.matcher(doc);
     int last = 0;
     while (m.find()) {
-      List<String> g = golden(m.group(1));
-      List<String> excerpt = switch (m.group(1)) {
+      List<String> g = golden(arm(m));
+      List<String> excerpt = switch (arm(m)) {
         case "sgl-router" -> between(g, "srt_phase building", "srt_report_results");
         case "dynamo-kv" -> between(g, "srt_phase building", "srt_gate_passed router-ready");
+        case "disagg-dynamo-kv" -> {
+          // The P/D part: the workers and the router, then the two readiness gates.
+          List<String> e = new ArrayList<>(between(g, "srt_wait_ports_free ", "srt_start router "));
+          e.add("");
+          e.addAll(between(g, "srt_gate workers-health", "srt_gate_passed router-ready"));
+          yield e;
+        }
         default -> {
           List<String> e = new ArrayList<>(between(g, "srt_stage_dynamo_build() {", "srt_stage dynamo-build"));
           e.add(ELLIPSIS);
@@ -65,8 +81,8 @@ class DocsExcerptsTest {
           yield e;
         }
       };
-      out.append(doc, last, m.start(2)).append(String.join("\n", excerpt)).append('\n');
-      last = m.end(2);
+      out.append(doc, last, m.start(3)).append(String.join("\n", excerpt)).append('\n');
+      last = m.end(3);
     }
     out.append(doc.substring(last));
     Files.writeString(DOC, out.toString());

@@ -9,12 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The example's six rendered scripts, committed under src/test/resources/golden so reviewers see
+ * The examples' rendered scripts (the three arms, and the two Dynamo arms of the prefill/decode
+ * example as {@code disagg-<arm>}), committed under src/test/resources/golden so reviewers see
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
@@ -25,20 +27,24 @@ class GoldenScriptsTest {
   Stream<DynamicTest> scriptsMatchTheGoldenFiles() {
     boolean update = Boolean.getBoolean("golden.update");
     List<DynamicTest> tests = new ArrayList<>();
-    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
-      for (Mode mode : Mode.values()) {
-        tests.add(DynamicTest.dynamicTest(arm + " " + mode.id(), () -> {
-          RunPlan plan = Examples.plan(arm, mode);
-          String script = Scripts.render(plan);
-          Path golden = GOLDEN.resolve(arm + "." + Scripts.fileName(plan));
-          if (update) {
-            Files.createDirectories(GOLDEN);
-            Files.writeString(golden, script);
-          }
-          assertThat(golden).as("missing golden file; run with -Dgolden.update=true").exists();
-          assertThat(script).as("rendered %s differs from %s; review, then refresh with -Dgolden.update=true", arm, golden)
-              .isEqualTo(Files.readString(golden));
-        }));
+    Map<String, Path> sets = Map.of("", Examples.COMPARISON, "disagg-", Examples.DISAGG);
+    for (String prefix : List.of("", "disagg-")) {
+      List<String> arms = prefix.isEmpty() ? List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy") : List.of("dynamo-kv", "dynamo-kv-policy");
+      for (String arm : arms) {
+        for (Mode mode : Mode.values()) {
+          tests.add(DynamicTest.dynamicTest(prefix + arm + " " + mode.id(), () -> {
+            RunPlan plan = Examples.plan(sets.get(prefix), arm, mode);
+            String script = Scripts.render(plan);
+            Path golden = GOLDEN.resolve(prefix + arm + "." + Scripts.fileName(plan));
+            if (update) {
+              Files.createDirectories(GOLDEN);
+              Files.writeString(golden, script);
+            }
+            assertThat(golden).as("missing golden file; run with -Dgolden.update=true").exists();
+            assertThat(script).as("rendered %s differs from %s; review, then refresh with -Dgolden.update=true", prefix + arm, golden)
+                .isEqualTo(Files.readString(golden));
+          }));
+        }
       }
     }
     return tests.stream();

@@ -673,10 +673,15 @@ class ShellInjectionPropertyIT {
             frontend: {type: dynamo}
         """;
 
-    static final String WHEEL = HEAD + """
+    /** A Dynamo-only comparison, so also a prefill/decode topology with per-role engine flags. */
+    static final String WHEEL = HEAD.replace("resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}",
+        "resources: {prefillWorkers: 1, decodeWorkers: 1, gpusPerPrefill: 4, gpusPerDecode: 4}") + """
           model: {path: /models/m}
           secretEnv: [{name: FUZZ_TOKEN, secretKeyRef: {name: fuzz-secret, key: token}}]
-          backend: {args: {tensor-parallel-size: 4}}
+          backend:
+            args: {tensor-parallel-size: 4}
+            prefillArgs: {chunked-prefill-size: 8192}
+            decodeArgs: {disaggregation-transfer-backend: nixl}
           dynamo: {wheel: /wheels/ai_dynamo-0.6.1-py3-none-any.whl}
           workload: {tool: bench-serving}
           arms:

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The real test services on this machine (a key-only sshd and a single-node Slurm with 8 fake
- * GPUs, both on loopback), as described by the env file that {@code .ci/start-sshd.sh} and
+ * The real test services on this machine (a key-only sshd on loopback and a Slurm with 8 fake
+ * GPUs per node: this machine, plus a multinode partition of network namespaces), as described
+ * by the env file that {@code .ci/start-sshd.sh} and
  * {@code .ci/start-slurm.sh} write ({@code /root/.srt-test/env}, or the file named by
  * {@code SRT_TEST_ENV}).
  *
@@ -43,9 +44,13 @@ public final class TestHosts {
   static final String SSH_KNOWN_HOSTS = "SRT_TEST_SSH_KNOWN_HOSTS";
   static final String SLURM = "SRT_TEST_SLURM";
   static final String SLURM_PARTITION = "SRT_TEST_SLURM_PARTITION";
+  static final String SLURM_MULTINODE_PARTITION = "SRT_TEST_SLURM_MULTINODE_PARTITION";
+  static final String SLURM_MULTINODE_NODES = "SRT_TEST_SLURM_MULTINODE_NODES";
 
   private static final String SSH_HINT = "run .ci/start-sshd.sh (see docs/testing.md)";
   private static final String SLURM_HINT = "run .ci/start-sshd.sh and .ci/start-slurm.sh (see docs/testing.md)";
+  private static final String MULTINODE_HINT = "run .ci/start-sshd.sh and .ci/start-slurm.sh without"
+      + " SRT_SLURM_MULTINODE_NODES=0 (see docs/testing.md)";
 
   /** Reachability of host:port, probed once per JVM. */
   private static final Map<String, Boolean> PORT_OPEN = new ConcurrentHashMap<>();
@@ -65,6 +70,12 @@ public final class TestHosts {
       }
     }
   }
+
+  /**
+   * The test Slurm's partition of nodes that are network namespaces (each its own address,
+   * hostname and 8 fake GPUs), named {@code srt-node1..nodes}.
+   */
+  public record MultiNodePartition(String name, int nodes) {}
 
   // ------------------------------------------------------------------ public API
 
@@ -114,7 +125,35 @@ public final class TestHosts {
     require(problem, SLURM_HINT, System.getenv(REQUIRED_VAR));
   }
 
+  /**
+   * The multinode partition; skips (or, with {@code SRT_E2E_REQUIRED=1}, fails) the calling test
+   * unless the test Slurm, its sshd and that partition are up.
+   */
+  public static MultiNodePartition requireMultiNodeSlurm() {
+    Map<String, String> values = load(envFile());
+    String problem = sshProblem(values);
+    if (problem == null) {
+      problem = slurmProblem(values);
+    }
+    if (problem == null && multiNode(values).isEmpty()) {
+      problem = "no multi-node test Slurm partition configured in " + envFile();
+    }
+    require(problem, MULTINODE_HINT, System.getenv(REQUIRED_VAR));
+    return multiNode(values).orElseThrow();
+  }
+
   // ------------------------------------------------------------------ package-private (tested)
+
+  /** The multinode partition the values describe: a name and at least two nodes. */
+  static Optional<MultiNodePartition> multiNode(Map<String, String> values) {
+    String name = values.get(SLURM_MULTINODE_PARTITION);
+    String nodes = values.get(SLURM_MULTINODE_NODES);
+    if (isBlank(name) || nodes == null || !nodes.strip().matches("[0-9]{1,3}")) {
+      return Optional.empty();
+    }
+    int count = Integer.parseInt(nodes.strip());
+    return count >= 2 ? Optional.of(new MultiNodePartition(name.strip(), count)) : Optional.empty();
+  }
 
   /** Reads an env file; a missing file is an empty map. */
   static Map<String, String> load(Path file) {
@@ -210,6 +249,14 @@ public final class TestHosts {
   }
 
   /** Fails (required = "1") or skips the test when problem is non-null. */
+  /**
+   * Skips the calling test when {@code problem} (e.g. a missing program) is not null, or fails it
+   * with {@code SRT_E2E_REQUIRED=1}; {@code hint} says how to provide what is missing.
+   */
+  public static void require(String problem, String hint) {
+    require(problem, hint, System.getenv(REQUIRED_VAR));
+  }
+
   static void require(String problem, String hint, String required) {
     if (problem == null) {
       return;

@@ -32,6 +32,8 @@ class TestHostsTest {
     Files.writeString(env, """
         SRT_TEST_SLURM=1
         SRT_TEST_SLURM_PARTITION=debug
+        SRT_TEST_SLURM_MULTINODE_PARTITION=multinode
+        SRT_TEST_SLURM_MULTINODE_NODES=2
         SRT_TEST_SSH_HOST=127.0.0.1
         SRT_TEST_SSH_PORT=2222
         SRT_TEST_SSH_USER=root
@@ -47,6 +49,7 @@ class TestHostsTest {
         TestHosts.sshTarget(values));
     assertNull(TestHosts.slurmProblem(values));
     assertEquals("debug", values.get("SRT_TEST_SLURM_PARTITION"));
+    assertEquals(Optional.of(new TestHosts.MultiNodePartition("multinode", 2)), TestHosts.multiNode(values));
   }
 
   @Test
@@ -69,6 +72,9 @@ class TestHostsTest {
         "SRT_TEST_SSH_KEY", "/k", "SRT_TEST_SSH_KNOWN_HOSTS", "/kh")).isEmpty());
     assertTrue(TestHosts.sshProblem(Map.of()).startsWith("no SSH test host configured"));
     assertNotNull(TestHosts.slurmProblem(Map.of("SRT_TEST_SLURM", "0")));
+    assertTrue(TestHosts.multiNode(Map.of("SRT_TEST_SLURM_MULTINODE_PARTITION", "multinode")).isEmpty());
+    assertTrue(TestHosts.multiNode(Map.of("SRT_TEST_SLURM_MULTINODE_PARTITION", "multinode",
+        "SRT_TEST_SLURM_MULTINODE_NODES", "1")).isEmpty());
   }
 
   @Test

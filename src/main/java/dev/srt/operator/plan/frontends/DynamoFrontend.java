@@ -17,6 +17,7 @@ import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.SglangEngine;
+import dev.srt.operator.plan.WorkerRole;
 import dev.srt.operator.plan.WorkerSlot;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -51,9 +52,6 @@ public final class DynamoFrontend implements Frontend {
     if (spec.dynamo == null) {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
-    if (disaggregated) {
-      out.add(Problem.error("spec.resources", "prefill/decode topologies are not supported yet for frontend.type: dynamo; use aggWorkers"));
-    }
     Rules.managed(out, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
   }
 
@@ -85,19 +83,26 @@ public final class DynamoFrontend implements Frontend {
       // does not build SGLang's Rust extension at start-up unless backend.env says otherwise.
       Map<String, String> engineEnv = SglangEngine.env(ctx, w);
       engineEnv.putIfAbsent(SGLANG_RUST_BUILD_MODE, "never");
-      out.add(new ProcessSpec("engine-" + w.index(), Role.ENGINE, w.node(), SglangEngine.argv(ctx, w, SglangEngine.MODULE, true),
-          engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf("engine-" + w.index()), health, w.name(), null));
+      String engine = w.process("engine");
+      String sidecarName = w.process("sidecar");
+      out.add(new ProcessSpec(engine, Role.ENGINE, w.node(), SglangEngine.argv(ctx, w, SglangEngine.MODULE, true),
+          engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf(engine), health, w.name(), null));
       List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.sglang.sidecar",
           "--grpc-endpoint", "127.0.0.1:" + w.ports().grpc()));
+      if (w.role() == WorkerRole.PREFILL) {
+        // The engine listens on 0.0.0.0, which Dynamo's sidecar cannot advertise: decode workers
+        // reach the prefill engine's bootstrap server at its node's address.
+        argv.addAll(List.of("--bootstrap-host", ctx.nodeHost(w.node())));
+      }
       argv.addAll(ctx.arm().dynamo.sidecar.args == null ? List.of() : ctx.arm().dynamo.sidecar.args);
       Map<String, String> sidecarEnv = new LinkedHashMap<>(runtimeEnv(ctx));
       sidecarEnv.put("DYN_SYSTEM_PORT", String.valueOf(w.ports().system()));
       sidecarEnv.putAll(traceEnv(ctx, false));
-      out.add(new ProcessSpec("sidecar-" + w.index(), Role.SIDECAR, w.node(), argv, sidecarEnv,
-          Map.of("system", w.ports().system()), null, SglangEngine.logOf("sidecar-" + w.index()),
+      out.add(new ProcessSpec(sidecarName, Role.SIDECAR, w.node(), argv, sidecarEnv,
+          Map.of("system", w.ports().system()), null, SglangEngine.logOf(sidecarName),
           null, w.name(), Probe.tcp("127.0.0.1:" + w.ports().grpc())));
       // Followers run the engine only: the leader's sidecar speaks for the whole worker.
-      out.addAll(SglangEngine.followers(ctx, w, "engine-" + w.index(), Role.ENGINE, SglangEngine.MODULE, engineEnv));
+      out.addAll(SglangEngine.followers(ctx, w, engine, Role.ENGINE, SglangEngine.MODULE, engineEnv));
     }
     return out;
   }
@@ -115,7 +120,7 @@ public final class DynamoFrontend implements Frontend {
     env.putAll(traceEnv(ctx, true));
     env.putAll(new TreeMap<>(f.env == null ? Map.of() : f.env));
     return new ProcessSpec("router", Role.ROUTER, 0, argv, env, Map.of("http", PortMap.ROUTER), null,
-        SglangEngine.logOf("router"), Probe.dynamoInstances(ctx.routerUrl() + "/health", ctx.topology().workers().size()),
+        SglangEngine.logOf("router"), Probe.dynamoInstances(ctx.routerUrl() + "/health", generateWorkers(ctx)),
         null, null);
   }
 
@@ -123,10 +128,22 @@ public final class DynamoFrontend implements Frontend {
   public List<Gate> readiness(ArmContext ctx, List<ProcessSpec> workers) {
     // /health answers 200 before any worker registered; count generate instances instead, then ask
     // whether the model is routable (it can be listed before its generate endpoint is).
+    // A prefill/decode topology counts its prefill instances apart: the frontend routes through a
+    // prefill worker only once one has registered, and would otherwise serve decode-only.
     String model = URLEncoder.encode(ctx.servedModelName(), StandardCharsets.UTF_8).replace("+", "%20");
-    return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY, List.of(
-        new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(ctx.routerUrl() + "/health", ctx.topology().workers().size())),
-        new Gate.Check("router", Role.ROUTER, Probe.jsonTrue(ctx.routerUrl() + "/v1/models/" + model + "/ready", "ready")))));
+    List<Gate.Check> checks = new ArrayList<>();
+    checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(ctx.routerUrl() + "/health", generateWorkers(ctx))));
+    int prefill = Gates.count(ctx.topology(), WorkerRole.PREFILL);
+    if (prefill > 0) {
+      checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoPrefillInstances(ctx.routerUrl() + "/health", prefill)));
+    }
+    checks.add(new Gate.Check("router", Role.ROUTER, Probe.jsonTrue(ctx.routerUrl() + "/v1/models/" + model + "/ready", "ready")));
+    return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY, checks));
+  }
+
+  /** The workers that register a generate endpoint outside the prefill component: all but prefill ones. */
+  private static int generateWorkers(ArmContext ctx) {
+    return ctx.topology().workers().size() - Gates.count(ctx.topology(), WorkerRole.PREFILL);
   }
 
   @Override
@@ -191,6 +208,9 @@ public final class DynamoFrontend implements Frontend {
     ports.put("kvEvents", w.ports().kvEvents());
     ports.put("nccl", w.ports().nccl());
     ports.put(grpc ? "grpc" : "system", grpc ? w.ports().grpc() : w.ports().system());
+    if (w.ports().bootstrap() != null) {
+      ports.put("bootstrap", w.ports().bootstrap());
+    }
     return ports;
   }
 }

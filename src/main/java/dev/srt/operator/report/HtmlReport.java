@@ -1,0 +1,82 @@
+package dev.srt.operator.report;
+
+import com.github.mustachejava.DefaultMustacheFactory;
+import com.github.mustachejava.Mustache;
+import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.Metric;
+import java.io.StringWriter;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report people look at: one self-contained HTML page (inline CSS and SVG charts, no script,
+ * nothing fetched) with the verdicts, charts of every run, the per-arm summary, what was held
+ * constant, how the arms differ, and every run. Values go through Mustache's HTML escaping; the
+ * charts are built by {@link Svg}, which escapes its own text.
+ */
+public final class HtmlReport {
+  /** Compiled once: a Mustache is safe to execute concurrently. */
+  private static final Mustache TEMPLATE = new DefaultMustacheFactory("dev/srt/operator/report").compile("report.html.mustache");
+
+  /** A chart with its caption; {@code svg} is inserted as markup. */
+  record Chart(String kind, String metric, String caption, String svg) {}
+
+  /** An arm as a column head: its chart colour and whether it is the baseline. */
+  record ArmColumn(String name, String colour, boolean baseline) {}
+
+  private HtmlReport() {}
+
+  public static String render(ReportContext ctx) {
+    ComparisonReport report = ctx.report();
+    ArmDifferences differences = ArmDifferences.of(ctx);
+    Map<String, Object> scope = new HashMap<>();
+    scope.put("comparison", report.comparison);
+    scope.put("baseline", report.baseline);
+    scope.put("source", ctx.source() == null ? "-" : ctx.source());
+    scope.put("generatedAt", DateTimeFormatter.ISO_INSTANT.format(ctx.generatedAt().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC)));
+    scope.put("armCount", report.arms.size());
+    scope.put("runCount", report.arms.stream().mapToInt(a -> a.runs.size()).sum());
+    List<ArmColumn> arms = new ArrayList<>();
+    for (int i = 0; i < report.arms.size(); i++) {
+      String name = report.arms.get(i).name;
+      arms.add(new ArmColumn(name, Palette.of(i), name.equals(report.baseline)));
+    }
+    scope.put("arms", arms);
+    List<ReportTables.VerdictRow> verdicts = ReportTables.verdicts(report);
+    scope.put("verdicts", verdicts);
+    scope.put("hasVerdicts", !verdicts.isEmpty());
+    List<String> notComparable = ReportTables.notComparable(report);
+    scope.put("notComparable", notComparable);
+    scope.put("hasNotComparable", !notComparable.isEmpty());
+    scope.put("charts", charts(report));
+    scope.put("summary", ReportTables.summary(report));
+    scope.put("facts", HeldConstant.of(ctx, differences));
+    scope.put("diffProblem", differences.problem());
+    if (differences.diff() != null) {
+      scope.put("hasDiff", true);
+      scope.put("diffRows", ReportTables.diff(differences.diff()));
+      scope.put("parts", differences.diff().parts().stream()
+          .map(p -> Map.of("part", p.part(), "description", p.describe(differences.diff().arms()))).toList());
+    }
+    scope.put("runs", ReportTables.runs(report));
+    StringWriter out = new StringWriter();
+    TEMPLATE.execute(out, scope);
+    return out.toString();
+  }
+
+  private static List<Chart> charts(ComparisonReport report) {
+    List<Chart> charts = new ArrayList<>();
+    for (Metric m : Metric.HEADLINE) {
+      charts.add(new Chart("strip", m.key(), MetricText.heading(m) + ": every run", StripChart.draw(report, m)));
+    }
+    for (Metric m : List.of(Metric.REQUEST_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.ENGINE_CACHE_HIT_RATE)) {
+      charts.add(new Chart("bar", m.key(), MetricText.heading(m) + ": mean and 95% interval", BarChart.draw(report, m)));
+    }
+    return charts;
+  }
+}

@@ -1,0 +1,29 @@
+package dev.srt.operator.report;
+
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.verdict.ComparisonReport;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Everything a report page shows: the runs, summaries and verdicts, the spec they ran from (what
+ * was held constant, what differs), the cluster they ran on, and where and when this was read.
+ *
+ * @param report the arms' runs, summaries and verdicts
+ * @param comparison the RouterComparison the runs belong to
+ * @param cluster the GpuCluster the arms ran on, or null when it is not known (e.g. read from
+ *     Kubernetes without it)
+ * @param source where the runs were read from, e.g. {@code GpuCluster h100-box over ssh} or {@code
+ *     Kubernetes default/qwen3-32b-routers}
+ * @param generatedAt when the report was made
+ */
+public record ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source,
+    Instant generatedAt) {
+  public ReportContext {
+    Objects.requireNonNull(report, "report");
+    Objects.requireNonNull(comparison, "comparison");
+    Objects.requireNonNull(comparison.getSpec(), "comparison.spec");
+    Objects.requireNonNull(generatedAt, "generatedAt");
+  }
+}

@@ -1,0 +1,83 @@
+package dev.srt.operator.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MarkdownReportTest {
+  static final String EXAMPLE = MarkdownReport.render(ReportFixtures.example());
+  static final String HOSTILE = MarkdownReport.render(ReportFixtures.hostile());
+
+  @Test
+  void printsTheVerdictsSummaryHeldConstantAndRunsAsTables() {
+    assertThat(EXAMPLE).startsWith("## Router comparison qwen3-32b-routers\n\n3 arms, 9 runs, baseline **sgl-cache-aware**");
+    assertThat(EXAMPLE).contains("""
+        ### Verdicts against sgl-cache-aware
+
+        | arm | metric | difference | 95% interval | verdict |
+        | --- | --- | ---: | ---: | --- |
+        | sgl-round-robin | request throughput (req/s) ↑ | -13.1% | [-18.9%, -7.3%] | ▼ **worse** |
+        """);
+    assertThat(EXAMPLE).contains("| dynamo-kv | engine cache hit rate (%) ↑ | +3.4% | [+0.0%, +6.7%] | ▲ **better** |\n");
+    assertThat(EXAMPLE).contains("""
+        ### Per-arm summary (mean ± half 95% interval)
+
+        |  | sgl-cache-aware (baseline) | sgl-round-robin | dynamo-kv |
+        | --- | ---: | ---: | ---: |
+        | succeeded runs (n) | 3 | 3 | 3 |
+        """);
+    assertThat(EXAMPLE).contains("| engine cache hit rate (%) ↑ | 63.1 ± 0.9% | 39.7 ± 6.4% | 65.3 ± 2.4% |\n");
+    assertThat(EXAMPLE).contains("| model | `/models/Qwen3-32B-FP8 (served as Qwen/Qwen3-32B-FP8)` |\n");
+    assertThat(EXAMPLE).contains("| GPU | `h100, 8 per node` |\n");
+    var first = ReportFixtures.example().report().arm("sgl-cache-aware").runs.get(0);
+    assertThat(EXAMPLE).contains("| sgl-cache-aware | 1 | `" + first.runId + "` | Succeeded | " + first.startedAt + " | `" + first.runDir + "` |  |\n");
+  }
+
+  @Test
+  void notComparableVerdictsSayWhy() {
+    assertThat(HOSTILE).contains("| flaky | request throughput (req/s) ↑ | +13.7% | - | ? **not-comparable** |\n");
+    assertThat(HOSTILE).contains("Not comparable:\n\n- flaky vs base: flaky failed 6.3% of its requests (more than maxFailedRatio 1.0%)\n");
+  }
+
+  @Test
+  void pipesAndMarkupInValuesCannotBreakATableOrBecomeHtml() {
+    assertThat(HOSTILE).contains("router exited: &lt;img src=x onerror=alert(4)&gt; \\| see router.log |\n");
+    assertThat(HOSTILE).contains("## Router comparison cmp-&lt;script&gt;alert(1)&lt;/script&gt;\n");
+    // Inside a code span markup is shown as written; outside one, it must be escaped.
+    assertThat(HOSTILE).contains("| model | `/models/<script>alert('model')</script> (served as script>)` |");
+    assertThat(withoutCodeSpans(HOSTILE)).doesNotContain("<");
+    for (List<String> table : tables(HOSTILE)) {
+      int columns = cells(table.get(0));
+      assertThat(table).allSatisfy(row -> assertThat(cells(row)).as(row).isEqualTo(columns));
+    }
+  }
+
+  private static String withoutCodeSpans(String markdown) {
+    return markdown.replaceAll("(`+)(?:(?!\\1).)*?\\1", "");
+  }
+
+  /** The cells of a row: its unescaped pipes, less one. */
+  private static int cells(String row) {
+    return row.split("(?<!\\\\)\\|", -1).length - 2;
+  }
+
+  private static List<List<String>> tables(String markdown) {
+    List<List<String>> tables = new ArrayList<>();
+    List<String> current = null;
+    for (String line : markdown.split("\n")) {
+      if (line.startsWith("|")) {
+        if (current == null) {
+          current = new ArrayList<>();
+          tables.add(current);
+        }
+        current.add(line);
+      } else {
+        current = null;
+      }
+    }
+    assertThat(tables).hasSize(4);
+    return tables;
+  }
+}
