@@ -76,6 +76,7 @@ class SlurmPollScaleIT {
     CountingTransport counting = new CountingTransport(ssh);
     SlurmBackend observed = new SlurmBackend(counting, work.path);
     StringBuilder figures = new StringBuilder("slurm poll over ssh:");
+    long oneRun = 0;
     for (int n : new int[] {1, 3, 100, MOST}) {
       ClusterObserver observer = new ClusterObserver(observed);
       List<ActiveRun> runs = new ArrayList<>();
@@ -101,10 +102,14 @@ class SlurmPollScaleIT {
       }
       long median = times.stream().sorted().toList().get(1);
       figures.append(String.format(" %d runs %d ms;", n, median));
-      System.out.println(figures);
-      if (n == MOST) {
-        assertThat(median).as("a poll of %d runs, ms", n).isLessThan(1500);
+      if (n == 1) {
+        oneRun = median;
+      } else if (n == MOST) {
+        // What the runs add to one SSH execution, whose own cost is the host's (here about 0.5 s,
+        // most of it root's ~/.bashrc, which bash sources for every command sshd runs).
+        assertThat(median - oneRun).as("what %d runs add to a poll, ms", n).isLessThan(1000);
       }
     }
+    System.out.println(figures);
   }
 }
