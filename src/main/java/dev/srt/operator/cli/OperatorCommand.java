@@ -55,7 +55,7 @@ public final class OperatorCommand implements Callable<Integer> {
   String clusterProbeInterval;
 
   @Option(names = "--starting-poll-interval", paramLabel = "DURATION", defaultValue = "1s",
-      description = "How often runs are polled while an arm starts; stable arms use their GpuCluster's pollInterval (default: ${DEFAULT-VALUE}).")
+      description = "How often runs are polled while an arm starts (its job runs, its benchmark has not begun), when that is shorter than its GpuCluster's pollInterval; other runs, queued Slurm jobs included, use pollInterval (default: ${DEFAULT-VALUE}).")
   String startingPollInterval;
 
   @Option(names = "--allow-local-transport",

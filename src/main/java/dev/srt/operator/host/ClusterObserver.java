@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
 /**
  * Observes all active runs of one cluster with ONE remote command per poll, whatever their
  * number: each run's job status and the new bytes of its events.jsonl (at most
- * {@code maxEventBytesPerRun} per poll, so one chatty run cannot starve the others).
+ * {@code maxEventBytesPerRun} per poll, so one chatty run cannot starve the others, and at most
+ * {@link PollScript#MAX_TOTAL_EVENT_BYTES} for all runs together, so the answer stays within what a
+ * transport takes).
  *
  * <p>Per-run trouble is part of the answer (a missing file reads as empty, an unknown job is
  * {@link JobState#NOT_FOUND}, an unparsable answer {@link JobState#UNKNOWN}); only a failure of
@@ -29,6 +31,7 @@ public final class ClusterObserver {
 
   private final Backend backend;
   private final int maxEventBytesPerRun;
+  private final int maxEventBytes;
   private final Duration timeout;
   private final Map<RunRef, EventLogReader> readers = new HashMap<>();
 
@@ -37,11 +40,17 @@ public final class ClusterObserver {
   }
 
   public ClusterObserver(Backend backend, int maxEventBytesPerRun, Duration timeout) {
-    if (maxEventBytesPerRun < 1) {
-      throw new IllegalArgumentException("maxEventBytesPerRun must be >= 1");
+    this(backend, maxEventBytesPerRun, PollScript.MAX_TOTAL_EVENT_BYTES, timeout);
+  }
+
+  /** @param maxEventBytes event bytes of all runs together per poll */
+  ClusterObserver(Backend backend, int maxEventBytesPerRun, int maxEventBytes, Duration timeout) {
+    if (maxEventBytesPerRun < 1 || maxEventBytes < 1) {
+      throw new IllegalArgumentException("maxEventBytesPerRun and maxEventBytes must be >= 1");
     }
     this.backend = backend;
     this.maxEventBytesPerRun = maxEventBytesPerRun;
+    this.maxEventBytes = maxEventBytes;
     this.timeout = timeout;
   }
 
@@ -68,7 +77,7 @@ public final class ClusterObserver {
           active.jobId(), offset));
     }
     ExecResult result = backend.transport().exec(
-        PollScript.script(backend.jobProbe(), maxEventBytesPerRun), PollScript.input(rows), timeout);
+        PollScript.script(backend.jobProbe(), maxEventBytesPerRun, maxEventBytes), PollScript.input(rows), timeout);
     if (!result.succeeded()) {
       throw new HostException(HostException.Kind.COMMAND_FAILED, backend.transport().describe()
           + ": poll failed (exit " + result.exitCode() + "): " + ExecResult.abbreviate(result.stderr().strip(), 2000));
@@ -104,7 +113,8 @@ public final class ClusterObserver {
     }
     long start = number(facts.get("start"), reader.readOffset());
     EventLogReader.Read read = reader.accept(size, start, chunk);
-    boolean more = chunk.length >= maxEventBytesPerRun && reader.readOffset() < size;
+    // Bytes the host saw and this poll did not bring: the per-run slice or the poll's total was full.
+    boolean more = reader.readOffset() < size;
     return new RunObservation(job, read.events(), reader.resumeOffset(), more, read.restarted(), read.skippedLines());
   }
 

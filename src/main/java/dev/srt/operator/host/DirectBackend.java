@@ -201,20 +201,34 @@ public final class DirectBackend implements Backend {
       """;
 
   static final JobProbe PROBE = new JobProbe() {
-    /** The pid is checked before exit-code is read, so a wrapper ending in between cannot look killed. */
+    /**
+     * Builtins only, whatever the number of runs. The pid is checked before exit-code is read, so
+     * a wrapper ending in between cannot look killed.
+     */
     @Override
     public String bashFunction() {
       return """
-          probe_job() {
-            local pid alive=0 code cancel=0
-            pid=$(head -c 32 -- "$1/pid" 2>/dev/null | tr -dc 0-9)
-            if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null \\
-                && grep -qzxF -- "SRT_RUN_ID=$2" "/proc/$pid/environ" 2>/dev/null; then
-              alive=1
-            fi
-            code=$(head -c 32 -- "$1/exit-code" 2>/dev/null | tr -dc 0-9)
-            [ ! -e "$1/cancel-requested" ] || cancel=1
-            field pid "$pid"; field alive "$alive"; field exit-code "$code"; field cancel-requested "$cancel"
+          carries_marker() {
+            local kv
+            while IFS= read -r -d '' kv; do
+              [ "$kv" != "$2" ] || return 0
+            done 2>/dev/null <"/proc/$1/environ"
+            return 1
+          }
+          probe_jobs() {
+            local n dir pid alive code cancel
+            for n in "${!run_dir[@]}"; do
+              dir=${run_dir[n]}
+              first_digits "$dir/pid" 32
+              pid=$REPLY alive=0 cancel=0
+              if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && carries_marker "$pid" "SRT_RUN_ID=${run_id[n]}"; then
+                alive=1
+              fi
+              first_digits "$dir/exit-code" 32
+              code=$REPLY
+              [ ! -e "$dir/cancel-requested" ] || cancel=1
+              field "$n" pid "$pid"; field "$n" alive "$alive"; field "$n" exit-code "$code"; field "$n" cancel-requested "$cancel"
+            done
           }
           """;
     }

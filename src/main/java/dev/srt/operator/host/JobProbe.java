@@ -3,17 +3,21 @@ package dev.srt.operator.host;
 import java.util.Map;
 
 /**
- * How a backend finds out a job's state inside the {@link ClusterObserver}'s batched poll: a bash
- * function that reports named fields, and the parser of those fields.
+ * How a backend finds out its jobs' states inside the {@link ClusterObserver}'s batched poll: a
+ * bash function that reports named fields for every run at once, and the parser of one run's
+ * fields.
  */
 public interface JobProbe {
 
   /**
-   * Bash source of a function {@code probe_job RUN_DIR RUN_ID JOB_ID} (JOB_ID may be empty) that
-   * reports what it finds with {@code field NAME VALUE} and prints nothing else on stdout.
+   * Bash source of a function {@code probe_jobs} that reports, for every run number {@code n} of
+   * the arrays {@code run_dir}, {@code run_id} and {@code job_id} (which may be empty), what it
+   * finds with {@code field n NAME VALUE}, and prints nothing else on stdout. Its cost must not grow
+   * by a process per run: builtins per run ({@code first_digits FILE LIMIT} reads a number), and
+   * any command once for all runs.
    */
   String bashFunction();
 
-  /** The job's status from the fields {@code probe_job} reported (absent fields are missing keys). */
+  /** The job's status from the fields {@code probe_jobs} reported for one run (absent fields are missing keys). */
   JobStatus parse(Map<String, String> fields);
 }

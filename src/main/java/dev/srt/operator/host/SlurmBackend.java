@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * its name ({@link RunRef#jobName()}) and, exactly, in its comment ({@link RunRef#marker()}); the
  * job id is also written to the run directory. Either lets a repeated submit find the job.
  *
- * <p>State comes from {@code scontrol}, which knows jobs until MinJobAge after they end; then
+ * <p>State comes from {@code squeue}, which knows jobs until MinJobAge after they end; then
  * from {@code sacct} when accounting is enabled (it often is not, and then says so and exits 1).
+ * The observer asks both once per poll for all runs ({@link #PROBE}).
  */
 public final class SlurmBackend implements Backend {
   private static final Logger log = LoggerFactory.getLogger(SlurmBackend.class);
@@ -169,23 +170,71 @@ public final class SlurmBackend implements Backend {
     return lines.isEmpty() ? "" : lines.get(lines.size() - 1).strip();
   }
 
+  /**
+   * One {@code squeue} for all the runs' jobs (it lists jobs until MinJobAge after they end), and
+   * for the jobs it no longer lists one {@code sacct}, when accounting answers (it often is not
+   * enabled, and then says so and exits 1). Job ids come from the caller or the run directory's
+   * {@code job-id}, read with builtins; only all-digit ids reach the commands.
+   */
   static final JobProbe PROBE = new JobProbe() {
     @Override
     public String bashFunction() {
       return """
-          probe_job() {
-            local id=$3 out rc
-            [ -n "$id" ] || id=$(head -c 64 -- "$1/job-id" 2>/dev/null | tr -dc 0-9)
-            field job-id "$id"
-            [ -n "$id" ] || return 0
-            out=$(scontrol -o show job "$id" 2>&1); rc=$?
-            field scontrol-rc "$rc"; field scontrol "$out"
-            if [ "$rc" -ne 0 ]; then
-              out=$(sacct -n -P -X -j "$id" -o %s 2>&1); rc=$?
-              field sacct-rc "$rc"; field sacct "$out"
+          probe_jobs() {
+            local n id ids='' missing='' out rc line err='' arc=0 aout=''
+            local -A listed=() accounted=()
+            for n in "${!run_dir[@]}"; do
+              id=${job_id[n]}
+              if [ -z "$id" ]; then
+                first_digits "${run_dir[n]}/job-id" 64
+                id=$REPLY
+              fi
+              job_id[n]=$id
+              field "$n" job-id "$id"
+              case $id in ''|*[!0-9]*) ;; *) ids+=${ids:+,}$id ;; esac
+            done
+            [ -n "$ids" ] || return 0
+            out=$(squeue --states=all -h -j "$ids" -O %s 2>&1); rc=$?
+            while IFS= read -r line; do
+              case $line in
+                '') ;;
+                [0-9]*'|'*) listed[${line%%%%|*}]=$line ;;
+                *) err+=${err:+ }$line ;;
+              esac
+            done <<<"$out"
+            # squeue asked for one unknown job alone fails; that job is simply not listed.
+            case $err in *'Invalid job id'*) rc=0 ;; esac
+            for n in "${!run_dir[@]}"; do
+              id=${job_id[n]}
+              case $id in ''|*[!0-9]*) continue ;; esac
+              if [ -z "${listed[$id]+x}" ]; then missing+=${missing:+,}$id; fi
+            done
+            if [ "$rc" -eq 0 ] && [ -n "$missing" ] && command -v sacct >/dev/null 2>&1; then
+              aout=$(sacct -n -P -X -j "$missing" -o %s 2>&1); arc=$?
+              if [ "$arc" -eq 0 ]; then
+                while IFS= read -r line; do
+                  case $line in [0-9]*'|'*) accounted[${line%%%%|*}]=$line ;; esac
+                done <<<"$aout"
+              fi
+            elif [ -n "$missing" ]; then
+              arc=127 aout='sacct not asked'
             fi
+            for n in "${!run_dir[@]}"; do
+              id=${job_id[n]}
+              case $id in ''|*[!0-9]*) continue ;; esac
+              field "$n" squeue-rc "$rc"
+              if [ "$rc" -ne 0 ]; then
+                field "$n" squeue-error "${err:0:500}"
+              elif [ -n "${listed[$id]+x}" ]; then
+                field "$n" squeue "${listed[$id]}"
+              elif [ "$arc" -eq 0 ]; then
+                field "$n" sacct-rc 0; field "$n" sacct "${accounted[$id]-}"
+              else
+                field "$n" sacct-rc "$arc"; field "$n" sacct "${aout:0:500}"
+              fi
+            done
           }
-          """.formatted(SlurmJob.SACCT_FIELDS);
+          """.formatted(Shell.quote(SlurmJob.SQUEUE_STATUS_FORMAT), Shell.quote(SlurmJob.SACCT_FIELDS));
     }
 
     @Override
@@ -194,13 +243,14 @@ public final class SlurmBackend implements Backend {
       if (jobId.isEmpty()) {
         return new JobStatus(JobState.NOT_FOUND, "no Slurm job id recorded for this run", null);
       }
-      String scontrol = fields.getOrDefault("scontrol", "");
-      if ("0".equals(fields.get("scontrol-rc"))) {
-        return SlurmJob.parseScontrol(scontrol).map(SlurmJob::status)
-            .orElse(new JobStatus(JobState.UNKNOWN, "unreadable scontrol output: " + firstLine(scontrol), null));
+      String rc = fields.get("squeue-rc");
+      if (rc != null && !rc.equals("0")) {
+        return new JobStatus(JobState.UNKNOWN, "squeue failed: " + firstLine(fields.getOrDefault("squeue-error", "")), null);
       }
-      if (!scontrol.contains("Invalid job id")) {
-        return new JobStatus(JobState.UNKNOWN, "scontrol failed: " + firstLine(scontrol), null);
+      String listed = fields.get("squeue");
+      if (listed != null) {
+        return SlurmJob.parseSqueueStatus(listed).map(SlurmJob::status)
+            .orElse(new JobStatus(JobState.UNKNOWN, "unreadable squeue output: " + firstLine(listed), null));
       }
       if ("0".equals(fields.get("sacct-rc"))) {
         Optional<SlurmJob> accounted = fields.getOrDefault("sacct", "").lines()

@@ -18,6 +18,11 @@ public record SlurmJob(String jobId, String name, JobStatus status, String comme
 
   /** {@code squeue --states=all -h -o} format for {@link #parseSqueueLine}; the comment comes last because it may contain anything. */
   public static final String SQUEUE_FORMAT = "%i|%T|%r|%j|%k";
+  /**
+   * {@code squeue --states=all -h -O} format for {@link #parseSqueueStatus}: the one squeue of a
+   * poll. {@code -O}, because only it has the exit code; each field ends in {@code |}, unpadded.
+   */
+  public static final String SQUEUE_STATUS_FORMAT = "JobID:|,State:|,Reason:|,exit_code:|";
   /** {@code sacct -n -P -X -o} fields for {@link #parseSacctLine}. */
   public static final String SACCT_FIELDS = "JobID,JobName,State,ExitCode,Reason";
 
@@ -41,6 +46,28 @@ public record SlurmJob(String jobId, String name, JobStatus status, String comme
       return Optional.empty();
     }
     return Optional.of(new SlurmJob(f[0], f[3], status(f[1], f[2], null), nullIfUnset(f[4])));
+  }
+
+  /**
+   * Parses one line of {@code squeue -O} with {@link #SQUEUE_STATUS_FORMAT}. Its exit code is the
+   * job's raw wait status (768 for exit 3, 15 for SIGTERM); a {@code code:signal} pair is read too.
+   */
+  public static Optional<SlurmJob> parseSqueueStatus(String line) {
+    String[] f = line.strip().split("\\|", -1);
+    if (f.length < 5 || !f[0].matches("\\d+") || !f[f.length - 1].isEmpty()) {
+      return Optional.empty();
+    }
+    String reason = String.join("|", java.util.Arrays.asList(f).subList(2, f.length - 2));
+    return Optional.of(new SlurmJob(f[0], null, status(f[1], reason, codeAndSignal(f[f.length - 2])), null));
+  }
+
+  private static String codeAndSignal(String exitCode) {
+    String text = exitCode.strip();
+    if (!text.matches("\\d{1,10}")) {
+      return text;
+    }
+    long raw = Long.parseLong(text);
+    return ((raw >> 8) & 0xff) + ":" + (raw & 0x7f);
   }
 
   /** Parses the one line of {@code scontrol -o show job <id>}. */

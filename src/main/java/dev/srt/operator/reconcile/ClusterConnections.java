@@ -14,33 +14,64 @@ import dev.srt.operator.host.Transport;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One open connection per GpuCluster, shared by the reconcilers and the poller, rebuilt when the
  * cluster's spec or its Secrets change. The SSH key is read from the Secret into memory only; it
  * is never logged, stored in status or written anywhere.
+ *
+ * <p>No lock is shared between clusters: each cluster has its own slot, so a reconcile of one
+ * cluster never waits for another's connection (or its Secret reads), and callers of one cluster
+ * wait for the first to open the connection, which is then opened once. Secrets come from a
+ * {@link SecretCache} (a {@code get} per Secret at most every {@link SecretCache#DEFAULT_TTL}).
  */
 public final class ClusterConnections implements Hosts {
-  private final KubernetesClient client;
-  private final MeterRegistry metrics;
-  private final Map<String, Entry> open = new HashMap<>();
+  /** Opens the host of a cluster whose Secrets were read (null for a local cluster). */
+  interface Opener {
+    RunHost open(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException;
+  }
+
+  private final SecretCache secrets;
+  private final Opener opener;
+  private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
 
   private record Entry(String version, RunHost host) {}
 
+  /** Guarded by itself: the open connection of one cluster. */
+  private static final class Slot {
+    private Entry entry;
+  }
+
   public ClusterConnections(KubernetesClient client, MeterRegistry metrics) {
-    this.client = client;
-    this.metrics = metrics;
+    this(client, metrics, SecretCache.DEFAULT_TTL);
+  }
+
+  ClusterConnections(KubernetesClient client, MeterRegistry metrics, Duration secretTtl) {
+    this(new SecretCache((ns, name) -> client.secrets().inNamespace(ns).withName(name).get(), secretTtl),
+        (cluster, key, knownHosts) -> open(cluster, key, knownHosts, metrics));
+  }
+
+  ClusterConnections(SecretCache secrets, Opener opener) {
+    this.secrets = secrets;
+    this.opener = opener;
   }
 
   @Override
-  public synchronized RunHost forCluster(GpuCluster cluster) throws HostException {
+  public RunHost forCluster(GpuCluster cluster) throws HostException {
     String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+    Slot slot = slots.computeIfAbsent(key, k -> new Slot());
+    synchronized (slot) {
+      return forCluster(cluster, slot);
+    }
+  }
+
+  private RunHost forCluster(GpuCluster cluster, Slot slot) throws HostException {
     GpuClusterSpec spec = cluster.getSpec();
-    Entry entry = open.get(key);
+    Entry entry = slot.entry;
     Secret keySecret = null;
     Secret knownHostsSecret = null;
     if (!spec.isLocal()) {
@@ -64,15 +95,21 @@ public final class ClusterConnections implements Hosts {
     }
     if (entry != null) {
       entry.host().close();
-      open.remove(key);
+      slot.entry = null;
     }
-    Transport transport = spec.isLocal() ? new LocalTransport() : new SshTransport(sshConfig(cluster, keySecret, knownHostsSecret));
-    RunHost host = new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), spec.mode, metrics);
-    open.put(key, new Entry(version, host));
+    RunHost host = opener.open(cluster, keySecret, knownHostsSecret);
+    slot.entry = new Entry(version, host);
     return host;
   }
 
-  private SshConfig sshConfig(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException {
+  private static RunHost open(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret, MeterRegistry metrics)
+      throws HostException {
+    GpuClusterSpec spec = cluster.getSpec();
+    Transport transport = spec.isLocal() ? new LocalTransport() : new SshTransport(sshConfig(cluster, keySecret, knownHostsSecret));
+    return new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), spec.mode, metrics);
+  }
+
+  private static SshConfig sshConfig(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException {
     SshSpec ssh = cluster.getSpec().ssh;
     byte[] key = data(keySecret, ssh.privateKeySecretRef);
     byte[] knownHosts = knownHostsSecret == null ? null : data(knownHostsSecret, ssh.knownHostsSecretRef);
@@ -90,7 +127,7 @@ public final class ClusterConnections implements Hosts {
       throw new HostException(HostException.Kind.AUTH, "spec.ssh.privateKeySecretRef is required by the operator "
           + "(privateKeyFile is for the CLI)");
     }
-    Secret s = client.secrets().inNamespace(cluster.getMetadata().getNamespace()).withName(ref.name).get();
+    Secret s = secrets.get(cluster.getMetadata().getNamespace(), ref.name);
     if (s == null) {
       throw new HostException(HostException.Kind.AUTH, "Secret " + ref.name + " not found in namespace "
           + cluster.getMetadata().getNamespace());
@@ -113,8 +150,15 @@ public final class ClusterConnections implements Hosts {
   }
 
   @Override
-  public synchronized void close() {
-    open.values().forEach(e -> e.host().close());
-    open.clear();
+  public void close() {
+    slots.values().forEach(slot -> {
+      synchronized (slot) {
+        if (slot.entry != null) {
+          slot.entry.host().close();
+          slot.entry = null;
+        }
+      }
+    });
+    secrets.clear();
   }
 }

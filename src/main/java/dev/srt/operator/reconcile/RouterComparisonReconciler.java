@@ -174,8 +174,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     String problem = null;
     try {
       String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
-      GpuCluster cluster = running.isEmpty() || clusterName == null ? null
-          : client.resources(GpuCluster.class).inNamespace(rc.getMetadata().getNamespace()).withName(clusterName).get();
+      GpuCluster cluster = running.isEmpty() || clusterName == null ? null : cluster(rc, context, clusterName);
       if (!running.isEmpty() && cluster == null) {
         problem = "GpuCluster " + clusterName + " not found, so its jobs cannot be cancelled";
       } else if (!running.isEmpty() && policy.refusal(cluster).isPresent()) {

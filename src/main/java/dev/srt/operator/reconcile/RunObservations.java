@@ -19,8 +19,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -31,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * reconciler (through {@code notify}) which comparisons have news. It keeps every event of every
  * tracked run, so the reconciler can replay a run's whole history into its status at any time.
  * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
- * How often a cluster is polled depends on whether its runs are starting: {@link PollCadence}.
+ * Each cluster is polled every {@code pollInterval} of its GpuCluster, counted from the start of the
+ * previous poll, or sooner while one of its runs starts ({@link PollCadence}). The timer wakes exactly when the next poll is due, and
+ * each cluster's poll runs on its own thread, so an unreachable host delays no other cluster.
  *
  * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
  * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
@@ -41,6 +46,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunObservations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunObservations.class);
+
+  /** The poll interval of a cluster whose runs did not say theirs. */
+  static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+  /** The least time between the end of a poll and the start of the next one of the same cluster. */
+  static final Duration MIN_GAP = Duration.ofMillis(50);
 
   /** How often reading a finished run's result files may fail (host trouble) before it is given up. */
   static final int MAX_RESULT_ATTEMPTS = 3;
@@ -69,11 +79,20 @@ public final class RunObservations implements AutoCloseable {
   private final Map<RunRef, Integer> resultFailures = new HashMap<>();
   private final Map<String, ClusterState> clusters = new HashMap<>();
   private final Map<String, Instant> nextPoll = new HashMap<>();
+  /** Clusters whose poll runs now: a cluster is never polled twice at once. */
+  private final Set<String> polling = new HashSet<>();
+  private final ExecutorService pollers = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "srt-cluster-poll");
+    t.setDaemon(true);
+    return t;
+  });
+  /** The next tick, timed for the earliest due poll; null while nothing is tracked. */
+  private ScheduledFuture<?> nextTick;
+  private Instant nextTickAt;
 
   public RunObservations(Consumer<ResourceID> notify, Duration startingInterval) {
     this.notify = notify;
     this.startingInterval = startingInterval;
-    timer.scheduleWithFixedDelay(this::tick, 200, 200, TimeUnit.MILLISECONDS);
   }
 
   /** Starts (or keeps) watching a run. {@code cluster} groups runs that one poll covers. */
@@ -82,6 +101,7 @@ public final class RunObservations implements AutoCloseable {
     if (t == null || t.host() != host || !java.util.Objects.equals(t.jobId(), jobId)) {
       tracked.put(run, new Tracked(primary, cluster, host, jobId, stableInterval));
       nextPoll.putIfAbsent(cluster, Instant.now());
+      scheduleTick();
     }
   }
 
@@ -114,13 +134,71 @@ public final class RunObservations implements AutoCloseable {
     return clusters.get(cluster);
   }
 
+  /** Starts the poll of every cluster that is due, each on its own thread: a slow host delays no other. */
   private void tick() {
     try {
-      Map<String, List<RunRef>> due = dueClusters();
-      due.forEach(this::pollCluster);
+      dueClusters().forEach((cluster, runs) -> {
+        try {
+          pollers.execute(() -> pollAndReschedule(cluster, runs));
+        } catch (RejectedExecutionException closed) {
+          synchronized (this) {
+            polling.remove(cluster);
+          }
+        }
+      });
     } catch (RuntimeException e) {
       // A poller must never stop: log and go on with the next tick.
       LOG.error("run poller: unexpected error", e);
+    } finally {
+      synchronized (this) {
+        nextTick = null;
+        nextTickAt = null;
+        scheduleTick();
+      }
+    }
+  }
+
+  private void pollAndReschedule(String cluster, List<RunRef> runs) {
+    try {
+      pollCluster(cluster, runs);
+    } catch (RuntimeException e) {
+      LOG.error("run poller: unexpected error polling cluster {}", cluster, e);
+      synchronized (this) {
+        nextPoll.put(cluster, Instant.now().plus(DEFAULT_POLL_INTERVAL));
+      }
+    } finally {
+      synchronized (this) {
+        polling.remove(cluster);
+        scheduleTick();
+      }
+    }
+  }
+
+  /**
+   * Times the next tick for the earliest poll due, so a poll happens when it is due and not up to
+   * a tick later (the status lag is pollInterval plus one poll and one reconcile, nothing more).
+   */
+  private synchronized void scheduleTick() {
+    if (timer.isShutdown()) {
+      return;
+    }
+    Set<String> active = new HashSet<>();
+    tracked.values().forEach(t -> active.add(t.cluster()));
+    active.removeAll(polling);
+    Instant earliest = active.stream().map(c -> nextPoll.getOrDefault(c, Instant.now())).min(Instant::compareTo).orElse(null);
+    if (earliest == null || (nextTickAt != null && !nextTickAt.isAfter(earliest))) {
+      return;
+    }
+    if (nextTick != null) {
+      nextTick.cancel(false);
+    }
+    long delay = Math.max(0, Duration.between(Instant.now(), earliest).toMillis());
+    try {
+      nextTick = timer.schedule(this::tick, delay, TimeUnit.MILLISECONDS);
+      nextTickAt = earliest;
+    } catch (RejectedExecutionException closed) {
+      nextTick = null;
+      nextTickAt = null;
     }
   }
 
@@ -128,14 +206,16 @@ public final class RunObservations implements AutoCloseable {
     Instant now = Instant.now();
     Map<String, List<RunRef>> due = new HashMap<>();
     tracked.forEach((run, t) -> {
-      if (!nextPoll.getOrDefault(t.cluster(), now).isAfter(now)) {
+      if (!polling.contains(t.cluster()) && !nextPoll.getOrDefault(t.cluster(), now).isAfter(now)) {
         due.computeIfAbsent(t.cluster(), c -> new ArrayList<>()).add(run);
       }
     });
+    polling.addAll(due.keySet());
     return due;
   }
 
   private void pollCluster(String cluster, List<RunRef> runs) {
+    Instant polledFrom = Instant.now();
     RunHost host;
     List<ActiveRun> active = new ArrayList<>();
     synchronized (this) {
@@ -170,7 +250,7 @@ public final class RunObservations implements AutoCloseable {
       }
       Instant now = Instant.now();
       boolean starting = false;
-      Duration stable = Duration.ofSeconds(5);
+      Duration stable = DEFAULT_POLL_INTERVAL;
       for (RunRef run : runs) {
         RunObservation o = seen.get(run);
         Tracked t = tracked.get(run);
@@ -201,7 +281,8 @@ public final class RunObservations implements AutoCloseable {
         }
         starting |= PollCadence.starting(o, events.getOrDefault(run, List.of()));
       }
-      nextPoll.put(cluster, now.plus(PollCadence.next(startingInterval, stable, starting)));
+      // Counted from the poll's start, so the interval is the time between two looks at the host.
+      nextPoll.put(cluster, latest(polledFrom.plus(PollCadence.next(startingInterval, stable, starting)), now.plus(MIN_GAP)));
     }
     news.forEach(this::notifyOwner);
   }
@@ -241,6 +322,10 @@ public final class RunObservations implements AutoCloseable {
     return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()) && "succeeded".equals(e.text("status")));
   }
 
+  private static Instant latest(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
   private void notifyOwner(RunRef run) {
     Tracked t;
     synchronized (this) {
@@ -267,5 +352,6 @@ public final class RunObservations implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
+    pollers.shutdownNow();
   }
 }

@@ -8,8 +8,6 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.render.RunEventType;
 import dev.srt.operator.host.RunResults;
-import dev.srt.operator.plan.Gate;
-import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.RunPlan;
 import java.time.Instant;
 import java.util.ArrayList;

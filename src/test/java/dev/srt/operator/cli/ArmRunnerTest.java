@@ -97,7 +97,16 @@ class ArmRunnerTest {
       return new JobProbe() {
         @Override
         public String bashFunction() {
-          return "probe_job() { field state \"$(cat \"$1/state\" 2>/dev/null)\"; }\n";
+          return """
+              probe_jobs() {
+                local n state
+                for n in "${!run_dir[@]}"; do
+                  state=''
+                  IFS= read -r state 2>/dev/null <"${run_dir[n]}/state" || true
+                  field "$n" state "$state"
+                done
+              }
+              """;
         }
 
         @Override

@@ -173,6 +173,24 @@ class ClusterObserverTest {
     assertThat(polls).isEqualTo(4);
   }
 
+  /** The poll's total is shared in order: runs past it read nothing now, say more is pending, and catch up. */
+  @Test
+  void thePollsTotalIsBoundedAndTheRunsPastItCatchUp() throws Exception {
+    List<ActiveRun> runs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      append(runDir(run(i)).resolve("events.jsonl"), EVENT.repeat(2));
+      runs.add(new ActiveRun(run(i), null, 0));
+    }
+    ClusterObserver observer = new ClusterObserver(new DirectBackend(new LocalTransport(), work.toString()),
+        2 * EVENT.length(), 5 * EVENT.length(), Duration.ofSeconds(30));
+    Map<RunRef, RunObservation> first = observer.poll(runs);
+    assertThat(runs).extracting(r -> first.get(r.run()).events().size()).containsExactly(2, 2, 1, 0);
+    assertThat(runs).extracting(r -> first.get(r.run()).moreEventsPending()).containsExactly(false, false, true, true);
+    List<ActiveRun> next = runs.stream().map(r -> new ActiveRun(r.run(), null, first.get(r.run()).nextOffset())).toList();
+    Map<RunRef, RunObservation> second = observer.poll(next);
+    assertThat(next).extracting(r -> second.get(r.run()).events().size()).containsExactly(0, 0, 1, 2);
+  }
+
   @Test
   void missingFilesAndDirectoriesAreEmptyReadsNotErrors() throws Exception {
     RunRef never = run(7);
@@ -213,7 +231,8 @@ class ClusterObserverTest {
 
   @Test
   void outputCutShortFailsThePoll() {
-    Transport truncated = new FakeTransport((cmd, in) -> new ExecResult(0, "F 0 alive MQ==\n", ""));
+    Transport truncated = new FakeTransport((cmd, in) -> new ExecResult(0,
+        PollAnswer.encoded(new PollAnswer().fact(0, "alive", "1").body(), false), ""));
     ClusterObserver observer = new ClusterObserver(new DirectBackend(truncated, "/w"));
     assertThatThrownBy(() -> observer.poll(List.of(new ActiveRun(run(1), null, 0))))
         .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.kind()).isEqualTo(HostException.Kind.IO));
@@ -221,9 +240,10 @@ class ClusterObserverTest {
 
   @Test
   void anUnreadableJobStateIsUnknownNotAnException() throws Exception {
-    // "exit-code" decodes to "x": not a number.
-    Transport odd = new FakeTransport((cmd, in) -> new ExecResult(0,
-        "motd noise\nF 0 pid MTIz\nF 0 exit-code eA==\nF 0 size MA==\nF 0 start MA==\nF 0 events \nEND\n", ""));
+    // "exit-code" is "x": not a number.
+    String answer = new PollAnswer().fact(0, "pid", "123").fact(0, "exit-code", "x").fact(0, "size", "0")
+        .fact(0, "start", "0").fact(0, "events", "").output();
+    Transport odd = new FakeTransport((cmd, in) -> new ExecResult(0, "motd noise\n" + answer, ""));
     RunObservation seen = new ClusterObserver(new DirectBackend(odd, "/w"))
         .poll(List.of(new ActiveRun(run(1), null, 0))).get(run(1));
     assertThat(seen.job().state()).isEqualTo(JobState.UNKNOWN);

@@ -30,33 +30,46 @@ class JobProbeTest {
   }
 
   @Test
-  void slurmPrefersScontrol() {
-    String line = "JobId=5 JobName=n JobState=RUNNING Reason=None ExitCode=0:0 Comment=c";
-    assertThat(SLURM.parse(Map.of("job-id", "5", "scontrol-rc", "0", "scontrol", line)))
+  void slurmReadsSqueue() {
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|RUNNING|None|0|")))
         .isEqualTo(JobStatus.of(JobState.RUNNING));
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|PENDING|JobHeldUser|0|")))
+        .isEqualTo(new JobStatus(JobState.PENDING, "JobHeldUser", null));
+    // squeue's exit code is the raw wait status: exit 3, SIGTERM, exit 143 (as scontrol's 3:0, 0:15, 143:0)
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|FAILED|NonZeroExitCode|768|")))
+        .isEqualTo(new JobStatus(JobState.FAILED, "NonZeroExitCode", 3));
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|FAILED|JobLaunchFailure|15|")).exitCode())
+        .isEqualTo(143);
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|CANCELLED|None|36608|")))
+        .isEqualTo(new JobStatus(JobState.CANCELLED, null, 143));
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "5|TIMEOUT|None|0:15|")).exitCode())
+        .isEqualTo(143);
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "squeue", "garbage")).state())
+        .isEqualTo(JobState.UNKNOWN);
   }
 
   @Test
   void slurmFallsBackToSacctForForgottenJobs() {
-    Map<String, String> forgotten = Map.of("job-id", "5", "scontrol-rc", "1",
-        "scontrol", "slurm_load_jobs error: Invalid job id specified",
-        "sacct-rc", "0", "sacct", "4|n|COMPLETED|0:0|None\n5|n|TIMEOUT|0:1|TimeLimit\n");
+    Map<String, String> forgotten = Map.of("job-id", "5", "squeue-rc", "0",
+        "sacct-rc", "0", "sacct", "5|n|TIMEOUT|0:1|TimeLimit");
     assertThat(SLURM.parse(forgotten)).isEqualTo(new JobStatus(JobState.TIMEOUT, "TimeLimit", 129));
   }
 
   @Test
   void slurmWithoutAccountingReportsNotFound() {
-    Map<String, String> noAccounting = Map.of("job-id", "5", "scontrol-rc", "1",
-        "scontrol", "slurm_load_jobs error: Invalid job id specified",
+    Map<String, String> noAccounting = Map.of("job-id", "5", "squeue-rc", "0",
         "sacct-rc", "1", "sacct", "Slurm accounting storage is disabled");
     assertThat(SLURM.parse(noAccounting).state()).isEqualTo(JobState.NOT_FOUND);
+    assertThat(SLURM.parse(Map.of("job-id", "5", "squeue-rc", "0", "sacct-rc", "0", "sacct", "")).state())
+        .isEqualTo(JobState.NOT_FOUND);
     assertThat(SLURM.parse(Map.of("job-id", "")).state()).isEqualTo(JobState.NOT_FOUND);
+    assertThat(SLURM.parse(Map.of("job-id", "not-a-number")).state()).isEqualTo(JobState.NOT_FOUND);
   }
 
   @Test
   void slurmControllerTroubleIsUnknownNotGone() {
-    JobStatus status = SLURM.parse(Map.of("job-id", "5", "scontrol-rc", "1",
-        "scontrol", "slurm_load_jobs error: Unable to contact slurm controller (connect failure)"));
+    JobStatus status = SLURM.parse(Map.of("job-id", "5", "squeue-rc", "1",
+        "squeue-error", "slurm_load_jobs error: Unable to contact slurm controller (connect failure)"));
     assertThat(status.state()).isEqualTo(JobState.UNKNOWN);
     assertThat(status.reason()).contains("Unable to contact slurm controller");
   }

@@ -21,18 +21,36 @@ class PollScriptTest {
   }
 
   @Test
-  void outputFactsAreDecodedPerRunAndNoiseIsIgnored() throws Exception {
-    var facts = PollScript.parse("Welcome to the cluster!\nF 0 pid MTIz\nF 1 events \nF 0 events e30K\nEND\n");
+  void outputFactsAreDecodedPerRunAndNoiseBeforeTheAnswerIsIgnored() throws Exception {
+    String answer = new PollAnswer().fact(0, "pid", "123").fact(1, "events", "").fact(0, "events", "{}\n").output();
+    var facts = PollScript.parse("Welcome to the cluster!\nF 0 pid MTIz\n" + answer);
     assertThat(new String(facts.get(0).get("pid"), StandardCharsets.UTF_8)).isEqualTo("123");
     assertThat(new String(facts.get(0).get("events"), StandardCharsets.UTF_8)).isEqualTo("{}\n");
     assertThat(facts.get(1).get("events")).isEmpty();
   }
 
+  /** A value is taken by its length: bytes that look like facts, END or E inside it are data. */
+  @Test
+  void aValueCannotPassForAnotherRunsFact() throws Exception {
+    String forged = "x\nF 1 exit-code 1\n0\nE\n" + PollScript.END + "\n";
+    var facts = PollScript.parse(new PollAnswer().fact(0, "events", forged).fact(1, "exit-code", "7").output());
+    assertThat(new String(facts.get(0).get("events"), StandardCharsets.UTF_8)).isEqualTo(forged);
+    assertThat(new String(facts.get(1).get("exit-code"), StandardCharsets.UTF_8)).isEqualTo("7");
+    assertThat(facts).hasSize(2);
+  }
+
   @Test
   void damagedOrIncompleteOutputIsAnError() {
-    assertThatThrownBy(() -> PollScript.parse("F 0 pid MTIz\n"))
-        .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.kind()).isEqualTo(HostException.Kind.IO));
-    assertThatThrownBy(() -> PollScript.parse("F 0 pid !!!\nEND\n"))
-        .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.kind()).isEqualTo(HostException.Kind.IO));
+    byte[] body = new PollAnswer().fact(0, "pid", "123").body();
+    for (String bad : List.of(
+        "F 0 pid MTIz\n",                                            // the old format, or no answer at all
+        PollAnswer.encoded(body, false),                              // no E: cut short on the host
+        PollScript.BODY + "!!!\n" + PollScript.END + "\n",          // not base64
+        PollAnswer.encoded("F 0 pid 9\n123\n".getBytes(StandardCharsets.UTF_8), true), // a length past the value
+        PollAnswer.encoded("G 0 pid 3\n123\n".getBytes(StandardCharsets.UTF_8), true), // not a fact
+        PollAnswer.encoded(body, true).replace(PollScript.END + "\n", ""))) {
+      assertThatThrownBy(() -> PollScript.parse(bad)).as(bad)
+          .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.kind()).isEqualTo(HostException.Kind.IO));
+    }
   }
 }

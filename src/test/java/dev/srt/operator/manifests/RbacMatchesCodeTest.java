@@ -56,7 +56,10 @@ class RbacMatchesCodeTest {
           + "start without them; fabric8's lease lock then renews with patch",
       new Permission("srt.dev", "routercomparisons", "get"),
       "when a finalizer patch meets a conflict (someone edited the comparison meanwhile), JOSDK reads the comparison "
-          + "again by name (PrimaryUpdateAndCacheUtils.conflictRetryingPatch); otherwise it reads from its informer");
+          + "again by name (PrimaryUpdateAndCacheUtils.conflictRetryingPatch); otherwise it reads from its informer",
+      new Permission("srt.dev", "gpuclusters", "get"),
+      "the same conflict retry for the GpuCluster's finalizer; comparisons read their GpuCluster from the informer, "
+          + "also when they are deleted");
 
   /**
    * What every authenticated user may do through Kubernetes' own ClusterRoles

@@ -161,7 +161,8 @@ class DeletionCannotHangTest {
           workDir: /work
           ssh: {host: 127.0.0.1, user: u, privateKeySecretRef: {name: ssh-key, key: id}, insecureSkipHostKeyVerification: true}
         """).clusters().get(0);
-    try (ClusterConnections connections = new ClusterConnections(client, new SimpleMeterRegistry())) {
+    // No Secret cache, so the deletion is seen at once (the operator's cache sees it within its TTL).
+    try (ClusterConnections connections = new ClusterConnections(client, new SimpleMeterRegistry(), Duration.ZERO)) {
       RunHost open = connections.forCluster(ssh);
       client.secrets().inNamespace(NS).withName("ssh-key").delete();
 
