@@ -118,7 +118,7 @@ class MultiNodeSlurmIT {
         if (sidecars) {
           // the frontend found the leader's sidecar, which named the engine by its node's address
           assertThat(host("cat " + Shell.quote(dir + "/logs/sidecar-0.log")))
-              .contains("(http://" + addresses.get(0) + ":6100)");
+              .contains("(http://" + addresses.get(0) + ":6100, disaggregation mode null)");
         }
       }
     } finally {
