@@ -10,7 +10,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 /** How Dynamo is installed for arms whose frontend is dynamo. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "(has(self.install) && !self.install) || [has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
-    message = "set exactly one Dynamo install source: version, hash or wheel (or install: false)")
+    message = "set exactly one Dynamo install source: version, hash or wheel")
 @ValidationRule(value = "!has(self.install) || self.install || !(has(self.version) || has(self.hash) || has(self.wheel))",
     message = "install: false uses the Dynamo already on the host; remove version, hash and wheel", fieldPath = ".install")
 @ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
