@@ -3,7 +3,6 @@ package dev.srt.operator.importer;
 import dev.srt.operator.config.Problem;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -45,10 +44,6 @@ final class EnvReferences {
       names.add(name(m));
     }
     return names;
-  }
-
-  static Function<String, String> of(Map<String, String> env) {
-    return env::get;
   }
 
   private static String name(Matcher m) {

@@ -4,7 +4,6 @@ import dev.srt.operator.config.Problem;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -49,9 +48,5 @@ final class Fairness {
       parts.add(l == null ? "unset in " + r.file : (l.value().isNull() ? "null" : l.shown()) + " in " + l.where());
     }
     return String.join(", ", parts);
-  }
-
-  static boolean same(List<Recipe> recipes, String path) {
-    return recipes.stream().map(r -> r.get(path) == null ? null : r.get(path).value()).filter(Objects::nonNull).distinct().count() <= 1;
   }
 }
