@@ -47,6 +47,17 @@ public final class RecipeImport {
    * @param env the environment {@code $NAME}s are resolved from
    */
   public static Result run(List<Path> files, String name, Map<String, String> env) {
+    Result r = map(files, name, env);
+    if (r.refused()) {
+      return r;
+    }
+    List<Problem> invalid = LoadedResources.parse("imported RouterComparison", r.comparisonYaml()).problems().stream()
+        .filter(Problem::isError).map(p -> Problem.error(p.path(), p.message() + " (in the imported RouterComparison)")).toList();
+    return invalid.isEmpty() ? r : refused(invalid, r.ignored(), r.notes());
+  }
+
+  /** The mapping alone, before the comparison is validated. */
+  static Result map(List<Path> files, String name, Map<String, String> env) {
     Function<String, String> vars = env::get;
     List<Problem> problems = new ArrayList<>();
     List<Recipe> recipes = new ArrayList<>();
@@ -102,13 +113,7 @@ public final class RecipeImport {
     spec.set("arms", arms);
     spec = ordered(spec, SPEC_ORDER);
     ObjectNode comparison = object("RouterComparison", comparisonName, spec);
-    String comparisonYaml = yaml(comparison);
-    List<Problem> invalid = LoadedResources.parse("imported RouterComparison", comparisonYaml).problems().stream()
-        .filter(Problem::isError).map(p -> Problem.error(p.path(), p.message() + " (in the imported RouterComparison)")).toList();
-    if (!invalid.isEmpty()) {
-      return refused(invalid, d.ignored(), d.notes);
-    }
-    return new Result(comparisonYaml, yaml(cluster), d.problems, d.ignored(), d.notes);
+    return new Result(yaml(comparison), yaml(cluster), d.problems, d.ignored(), d.notes);
   }
 
   private static Result refused(List<Problem> problems, List<String> ignored, List<String> notes) {

@@ -204,6 +204,30 @@ class RecipeImportTest {
     assertThat(d.ignored()).anySatisfy(l -> assertThat(l).contains("ignored dynamo.hash: only arms with frontend.type: dynamo"));
   }
 
+  /**
+   * A gateway-vs-Dynamo pair over 8 TP1 workers: two arms, the gateway's policy among its flags.
+   * The mapping only: the comparison validates once the sgl-model-gateway Frontend is on main, and
+   * then {@code RecipeImport.run} of the same pair is the test to add (and the example to write).
+   */
+  @Test
+  void aGatewayVsDynamoPairMapsToTwoArms() {
+    Path dir = DIR.resolve("gateway-vs-dynamo");
+    RecipeImport.Result r = RecipeImport.map(List.of(dir.resolve("gateway.yaml"), dir.resolve("dynamo-kv.yaml")), "gateway-vs-dynamo",
+        Map.of("MODEL_PATH", "/models/Qwen3-8B"));
+    assertThat(r.problems()).isEmpty();
+    assertThat(r.comparisonYaml()).contains("""
+          arms:
+          - name: sgl-model-gateway
+            frontend:
+              type: sgl-model-gateway
+              args:
+                policy: cache_aware
+          - name: dynamo-kv
+            frontend:
+              type: dynamo
+        """.indent(0)).contains("aggWorkers: 8", "gpusPerWorker: 1", "kvEvents:");
+  }
+
   @Test
   void fileLevelExtrasAreRefused() throws IOException {
     Path arm = copy(ARM2, "sweep.yaml", "observability:", "sweep: {mode: grid}\nobservability:");
