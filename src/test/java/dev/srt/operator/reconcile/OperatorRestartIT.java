@@ -150,6 +150,7 @@ class OperatorRestartIT {
       await().atMost(Duration.ofMinutes(3)).until(() -> rc().getStatus() != null
           && (Conditions.isTrue(rc().getStatus().conditions, StatusAggregator.COMPLETE) || "Failed".equals(rc().getStatus().phase)));
 
+      System.out.println("TIMING " + java.time.Instant.now() + " complete");
       RouterComparison done = rc();
       assertThat(done.getStatus().phase).as(Mappers.yaml().writeValueAsString(done.getStatus())).isEqualTo("Succeeded");
       for (ArmStatus a : done.getStatus().arms) {
@@ -234,6 +235,7 @@ class OperatorRestartIT {
 
   /** SIGKILL, then a new operator. */
   void restart() throws Exception {
+    System.out.println("TIMING " + java.time.Instant.now() + " restart; arm " + (arm(FIRST) == null ? null : arm(FIRST).phase + " " + arm(FIRST).jobId + " " + arm(FIRST).message));
     assertThat(operator.kill()).as("exit status of the killed operator (128 + SIGKILL)").isEqualTo(OperatorProcess.KILLED);
     operator = startOperator();
   }
