@@ -7,22 +7,16 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
-import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,11 +40,11 @@ class OperatorRestartIT {
   static final String NAME = "restarts-" + dev.srt.operator.run.Runs.newRunId().substring(1, 7);
   static final String FIRST = "cache-aware";
   static final String SECOND = "round-robin";
-  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
   static final Duration PHASE_TIMEOUT = Duration.ofMinutes(2);
 
   MockApiServer api;
   KubernetesClient client;
+  EmulatedSlurmHost emulated;
   Path base;
   Path kubeconfig;
   HoldPoints holds;
@@ -61,19 +55,15 @@ class OperatorRestartIT {
   @BeforeEach
   void start() throws Exception {
     TestHosts.requireSlurm();
-    assertThat(JAR).as("the shaded jar (mvn package) runs the operator and the emulator").exists();
-    base = Files.createTempDirectory(Path.of("/tmp"), "srt-op-restart-");
-    host(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
-        "--state", base.resolve("emulator/state").toString()));
-    holds = HoldPoints.install(base.resolve("holds"), base.resolve("emulator/bin"));
+    assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the operator and the emulator").exists();
+    emulated = EmulatedSlurmHost.install("srt-op-restart-");
+    base = emulated.base;
+    holds = HoldPoints.install(base.resolve("holds"), emulated.emulatorBin());
     api = new MockApiServer();
     client = api.client;
     kubeconfig = base.resolve("kubeconfig");
     Files.writeString(kubeconfig, api.kubeconfig(NS));
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("restart-box-ssh").withNamespace(NS).endMetadata()
-        .withData(Map.of("id_ed25519", b64(Files.readAllBytes(ssh.keyFile())), "known_hosts", b64(Files.readAllBytes(ssh.knownHostsFile()))))
-        .build()).create();
+    EmulatedSlurmHost.createSshSecret(client, NS, "restart-box-ssh");
   }
 
   @AfterEach
@@ -94,8 +84,8 @@ class OperatorRestartIT {
       if (api != null) {
         api.close();
       }
-      if (base != null && System.getenv("SRT_KEEP_E2E") == null) {
-        host(List.of("rm", "-rf", base.toString()));
+      if (emulated != null) {
+        emulated.remove();
       }
     }
   }
@@ -150,8 +140,7 @@ class OperatorRestartIT {
       await().atMost(Duration.ofMinutes(3)).until(() -> rc().getStatus() != null
           && (Conditions.isTrue(rc().getStatus().conditions, StatusAggregator.COMPLETE) || "Failed".equals(rc().getStatus().phase)));
 
-      System.out.println("TIMING " + java.time.Instant.now() + " complete");
-      RouterComparison done = rc();
+        RouterComparison done = rc();
       assertThat(done.getStatus().phase).as(Mappers.yaml().writeValueAsString(done.getStatus())).isEqualTo("Succeeded");
       for (ArmStatus a : done.getStatus().arms) {
         assertThat(a.phase).isEqualTo("Succeeded");
@@ -173,26 +162,7 @@ class OperatorRestartIT {
   }
 
   void createClusterAndComparison() throws Exception {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    String yaml = """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: restart-box}
-        spec:
-          mode: slurm
-          transport: ssh
-          ssh:
-            host: %s
-            port: %d
-            user: %s
-            privateKeySecretRef: {name: restart-box-ssh, key: id_ed25519}
-            knownHostsSecretRef: {name: restart-box-ssh, key: known_hosts}
-          workDir: %s
-          gpusPerNode: 8
-          path: [%s, %s]
-          env: {SRT_EMULATOR_STATE: %s}
-          slurm: {partition: %s, timeLimit: "00:10:00"}
-          pollInterval: 1s
+    String yaml = emulated.clusterYaml("restart-box", "restart-box-ssh", List.of(holds.bin()), "1s") + """
         ---
         apiVersion: srt.dev/v1alpha1
         kind: RouterComparison
@@ -214,16 +184,8 @@ class OperatorRestartIT {
             frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: cache_aware}}
           - name: %s
             frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: round_robin}}
-        """.formatted(ssh.host(), ssh.port(), ssh.user(), base.resolve("work"), holds.bin(), base.resolve("emulator/bin"),
-            base.resolve("emulator/state"), TestHosts.slurmPartition(), NAME, FIRST, SECOND);
-    LoadedResources r = LoadedResources.parse("restarts.yaml", yaml);
-    assertThat(r.hasErrors()).as(r.problems().toString()).isFalse();
-    GpuCluster cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace(NS);
-    client.resource(cluster).create();
-    RouterComparison rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    client.resource(rc).create();
+        """.formatted(NAME, FIRST, SECOND);
+    EmulatedSlurmHost.create(client, NS, "restarts.yaml", yaml);
   }
 
   OperatorProcess startOperator() throws Exception {
@@ -235,7 +197,6 @@ class OperatorRestartIT {
 
   /** SIGKILL, then a new operator. */
   void restart() throws Exception {
-    System.out.println("TIMING " + java.time.Instant.now() + " restart; arm " + (arm(FIRST) == null ? null : arm(FIRST).phase + " " + arm(FIRST).jobId + " " + arm(FIRST).message));
     assertThat(operator.kill()).as("exit status of the killed operator (128 + SIGKILL)").isEqualTo(OperatorProcess.KILLED);
     operator = startOperator();
   }
@@ -310,13 +271,6 @@ class OperatorRestartIT {
   }
 
   static String host(List<String> command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    p.waitFor(60, TimeUnit.SECONDS);
-    return out;
-  }
-
-  static String b64(byte[] bytes) {
-    return Base64.getEncoder().encodeToString(bytes);
+    return EmulatedSlurmHost.run(command);
   }
 }
