@@ -119,7 +119,7 @@ class OperatorRestartIT {
       for (String point : HoldPoints.ALL) {
         ArmPhase phase = ArmPhase.valueOf(Character.toUpperCase(point.charAt(0)) + point.substring(1));
         await().atMost(PHASE_TIMEOUT).until(() -> ArmPhase.of(arm(FIRST).phase) == phase);
-        await().atMost(Duration.ofSeconds(30)).as("the run waits at " + point).until(() -> holds.reached(point));
+        await("the run waits at " + point).atMost(Duration.ofSeconds(30)).until(() -> holds.reached(point));
         assertThat(hostEvents(arm(FIRST))).as("the host's events").anySatisfy(e -> assertThat(e).contains("\"phase\":\"" + point + "\""));
         restartAndSettle();
         assertStays(phase, runId, jobId);
