@@ -90,6 +90,7 @@ public final class DynamoFrontend implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
+    NatsConnection.check(env, "dynamo.frontend", err);
     dispatcher = new Dispatcher(routingPolicy(install, "aggregated"));
     disaggregated = new PrefillDecodeRouting(routingPolicy(install, "prefill"), routingPolicy(install, "decode"));
     discovery = DiscoveryBackend.choose(env, opts.discoveryBackend(), err).watch(opts.namespace(), RESCAN, err);

@@ -83,6 +83,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall.find(env, "dynamo.sglang.sidecar");
+    NatsConnection.check(env, "dynamo.sglang.sidecar", err);
     registrar = DiscoveryBackend.choose(env, null, err).registrar(err, () -> {
       if (exit.complete(1)) {
         err.println("dynamo.sglang.sidecar (emulated): lost the discovery lease; exiting");
