@@ -120,15 +120,18 @@ final class Disaggregation implements AutoCloseable {
     }
   }
 
-  /** Prefill side: where the decode engine fetches the KV, for the prefill answer. */
+  /**
+   * Prefill side: where the decode engine fetches the KV, for the prefill answer: the host the
+   * router named (the sidecar's published bootstrap host), this engine's bootstrap port.
+   */
   ObjectNode disaggregatedParams(Room room) {
-    return new Room("127.0.0.1", bootstrapPort(), room.room()).toJson();
+    return new Room(room.host(), bootstrapPort(), room.room()).toJson();
   }
 
   /** Decode side: fetches the room's KV from the prefill engine's bootstrap server. */
   Transfer receive(Room room) throws IOException {
-    // every emulated server listens on loopback, whatever host the router names
-    URI uri = URI.create("http://127.0.0.1:" + room.port() + "/kv/" + room.room());
+    String host = ListenAddress.current().connectHost(room.host());
+    URI uri = URI.create("http://" + host + ":" + room.port() + "/kv/" + room.room());
     try {
       // a GET: the JDK client repeats it by itself when a kept-alive connection was closed under it
       HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),

@@ -90,6 +90,7 @@ public final class DynamoFrontend implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
+    NatsConnection.check(env, "dynamo.frontend", err);
     dispatcher = new Dispatcher(routingPolicy(install, "aggregated"));
     disaggregated = new PrefillDecodeRouting(routingPolicy(install, "prefill"), routingPolicy(install, "decode"));
     discovery = DiscoveryBackend.choose(env, opts.discoveryBackend(), err).watch(opts.namespace(), RESCAN, err);
@@ -102,7 +103,7 @@ public final class DynamoFrontend implements EmulatedProcess {
         .on("/metrics", ex -> Http.send(ex, 200, PrometheusText.CONTENT_TYPE, metrics()))
         .on("/v1/chat/completions", shedder.guard(this::chat)));
     server.start();
-    err.printf("dynamo.frontend (emulated): listening on http://127.0.0.1:%d, router mode %s%s%n", port(), opts.routerMode(),
+    err.printf("dynamo.frontend (emulated): listening on %s, router mode %s%s%n", Http.baseUrl(server), opts.routerMode(),
         opts.policyConfig() == null ? "" : ", policy config " + opts.policyConfig());
   }
 
@@ -263,7 +264,7 @@ public final class DynamoFrontend implements EmulatedProcess {
     List<RoutedWorker> views = new ArrayList<>();
     for (FileDiscovery.Instance i : instances) {
       int block = opts.kvBlockSize() > 0 ? opts.kvBlockSize() : i.blockSize();
-      views.add(workers.computeIfAbsent(i.instanceId(), id -> new RoutedWorker(i.httpUrl(), i.model(), block)));
+      views.add(workers.computeIfAbsent(i.instanceId(), id -> new RoutedWorker(i.httpUrl(), i.model(), block, i.bootstrap())));
     }
     return views;
   }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -23,10 +24,11 @@ import java.util.concurrent.CompletableFuture;
 public final class DynamoSidecar implements EmulatedProcess {
   /**
    * {@code component} null means Dynamo's choice: {@code prefill} for a prefill engine, else
-   * {@code backend}; {@code disaggregationMode} null means the engine's own.
+   * {@code backend}; {@code disaggregationMode} null means the engine's own; {@code bootstrapHost}
+   * null means the host of the engine's URL.
    */
   public record Options(String grpcHost, int grpcPort, long startupDeadlineMs, long retryIntervalMs, String namespace,
-      String component, Integer systemPort, String disaggregationMode) {
+      String component, Integer systemPort, String disaggregationMode, String bootstrapHost) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("dynamo.sglang.sidecar")
@@ -36,6 +38,7 @@ public final class DynamoSidecar implements EmulatedProcess {
           .value("--namespace")
           .value("--component")
           .value("--disaggregation-mode")
+          .value("--bootstrap-host")
           .parse(argv);
       a.reportIgnored("dynamo.sglang.sidecar", err);
       String endpoint = a.get("--grpc-endpoint", env.getOrDefault("DYN_SIDECAR_GRPC_ENDPOINT", env.get("SGLANG_GRPC_ENDPOINT")));
@@ -56,7 +59,8 @@ public final class DynamoSidecar implements EmulatedProcess {
           a.get("--namespace", env.getOrDefault("DYN_NAMESPACE", "dynamo")),
           a.get("--component"),
           sys == null || sys.isBlank() ? null : Integer.parseInt(sys.trim()),
-          SglangWorker.disaggregationMode(a.get("--disaggregation-mode")));
+          SglangWorker.disaggregationMode(a.get("--disaggregation-mode")),
+          a.get("--bootstrap-host"));
     }
   }
 
@@ -79,6 +83,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall.find(env, "dynamo.sglang.sidecar");
+    NatsConnection.check(env, "dynamo.sglang.sidecar", err);
     registrar = DiscoveryBackend.choose(env, null, err).registrar(err, () -> {
       if (exit.complete(1)) {
         err.println("dynamo.sglang.sidecar (emulated): lost the discovery lease; exiting");
@@ -141,11 +146,14 @@ public final class DynamoSidecar implements EmulatedProcess {
       // Dynamo's SGLang workers serve prefill under their own component, decode and aggregated under backend
       component = opts.component() != null ? opts.component() : mode.equals("prefill") ? "prefill" : "backend";
       long instanceId = registrar.instanceId();
+      String httpUrl = info.path("http_url").asText();
+      BootstrapServer bootstrap = mode.equals("prefill") ? bootstrap(httpUrl, info.path("bootstrap_port").asInt()) : null;
       registrar.register(new FileDiscovery.Instance(opts.namespace(), component, "generate",
-          instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), info.path("http_url").asText(),
-          info.path("page_size").asInt(16), ProcessHandle.current().pid(), mode));
-      err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s, disaggregation mode %s)%n",
-          opts.namespace(), component, instanceId, info.path("served_model_name").asText(), info.path("http_url").asText(), mode);
+          instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), httpUrl,
+          info.path("page_size").asInt(16), ProcessHandle.current().pid(), mode, bootstrap));
+      err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s, disaggregation mode %s)%s%n",
+          opts.namespace(), component, instanceId, info.path("served_model_name").asText(), httpUrl, mode,
+          bootstrap == null ? "" : ", bootstrap server " + bootstrap.host() + ":" + bootstrap.port());
       s.setSoTimeout(0);
       while (in.read() >= 0) {
         // the engine writes nothing more; end-of-stream means it is gone
@@ -164,6 +172,15 @@ public final class DynamoSidecar implements EmulatedProcess {
     err.println("dynamo.sglang.sidecar (emulated): the engine went away; deregistering and exiting");
     deregister();
     return 1;
+  }
+
+  /**
+   * The prefill engine's bootstrap server as the decode engines reach it: the published
+   * {@code --bootstrap-host}, else the engine's own host (which is only routable when the engine
+   * serves on its node's address, the bug of ai-dynamo/dynamo PR #12026 otherwise).
+   */
+  private BootstrapServer bootstrap(String httpUrl, int port) {
+    return new BootstrapServer(opts.bootstrapHost() != null ? opts.bootstrapHost() : URI.create(httpUrl).getHost(), port);
   }
 
   private void deregister() {

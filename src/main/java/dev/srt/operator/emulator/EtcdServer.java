@@ -156,18 +156,22 @@ public final class EtcdServer implements EmulatedProcess {
           .on("/members", ex -> Http.send(ex, 200, "application/json", Json.write(members()))));
       peer.start();
       peerServers.add(peer);
-      log("starting peer listener", "address", "127.0.0.1:" + peer.getAddress().getPort());
+      log("starting peer listener", "address", address(peer));
     }
     for (int port : distinctPorts(opts.clientUrls())) {
       HttpServer client = Http.server(port, "etcd-client");
       client.createContext("/", gateway());
       client.start();
       clientServers.add(client);
-      log("serving client traffic insecurely; this is strongly discouraged!", "address",
-          "127.0.0.1:" + client.getAddress().getPort());
+      log("serving client traffic insecurely; this is strongly discouraged!", "address", address(client));
     }
     sweeper.scheduleWithFixedDelay(store::expire, 100, 100, TimeUnit.MILLISECONDS);
     log("ready to serve client requests", "name", opts.name());
+  }
+
+  /** The bound address, as etcd logs it: {@code 0.0.0.0:2379} on a node, {@code 127.0.0.1:2379} otherwise. */
+  private static String address(HttpServer server) {
+    return server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
   }
 
   private static Set<Integer> distinctPorts(List<URI> urls) {

@@ -29,10 +29,11 @@ public final class FileDiscovery implements DiscoveryBackend.InstanceSource {
   /**
    * One registered {@code generate} endpoint and what the frontend needs to reach its engine;
    * {@code disaggregationMode} is the engine's {@code --disaggregation-mode} ({@code null},
-   * {@code prefill} or {@code decode}).
+   * {@code prefill} or {@code decode}); {@code bootstrap} is where a prefill engine's bootstrap
+   * server is reached, null for the other modes.
    */
   public record Instance(String namespace, String component, String endpoint, long instanceId, String transport,
-      String model, String httpUrl, int blockSize, long pid, String disaggregationMode) {
+      String model, String httpUrl, int blockSize, long pid, String disaggregationMode, BootstrapServer bootstrap) {
 
     public static final String AGGREGATED = "null";
 
@@ -41,15 +42,21 @@ public final class FileDiscovery implements DiscoveryBackend.InstanceSource {
           .put("namespace", namespace).put("component", component).put("endpoint", endpoint)
           .put("instance_id", instanceId);
       o.putObject("transport").put("tcp", transport);
-      return o.put("model", model).put("http_url", httpUrl).put("block_size", blockSize).put("pid", pid)
+      o.put("model", model).put("http_url", httpUrl).put("block_size", blockSize).put("pid", pid)
           .put("disaggregation_mode", disaggregationMode);
+      if (bootstrap != null) {
+        o.put("bootstrap_host", bootstrap.host()).put("bootstrap_port", bootstrap.port());
+      }
+      return o;
     }
 
     static Instance fromJson(JsonNode o) {
       return new Instance(o.path("namespace").asText(), o.path("component").asText(), o.path("endpoint").asText(),
           o.path("instance_id").asLong(), o.path("transport").path("tcp").asText(), o.path("model").asText(),
           o.path("http_url").asText(), o.path("block_size").asInt(), o.path("pid").asLong(),
-          o.path("disaggregation_mode").asText(AGGREGATED));
+          o.path("disaggregation_mode").asText(AGGREGATED),
+          o.hasNonNull("bootstrap_host") ? new BootstrapServer(o.get("bootstrap_host").asText(), o.path("bootstrap_port").asInt())
+              : null);
     }
 
     public boolean prefill() {

@@ -63,4 +63,12 @@ public final class ListenAddress {
           + "); the test Slurm's nodes are in /etc/hosts", e);
     }
   }
+
+  /**
+   * The host to connect to for a server that another process named {@code host}: that host on a
+   * node; loopback otherwise, where every emulated server listens whatever the router calls it.
+   */
+  public String connectHost(String host) {
+    return node ? host : "127.0.0.1";
+  }
 }

@@ -17,9 +17,10 @@ import java.util.function.Consumer;
 /**
  * The Dynamo frontend's disaggregated path: a prefill worker is chosen first (with the prefill
  * stage's policy, over the prefill workers' predicted caches) and runs the prompt with
- * {@code max_tokens} 1 and a fresh bootstrap room; then a decode worker is chosen (decode stage
- * policy) and gets the original request with the prefill engine's bootstrap host, port and room,
- * fetches the KV from it and streams the answer back.
+ * {@code max_tokens} 1, a fresh bootstrap room and the bootstrap server its sidecar published
+ * (host and port; without one, the host of the worker's URL and the engine's own port); then a
+ * decode worker is chosen (decode stage policy) and gets the original request with the prefill
+ * engine's bootstrap host, port and room, fetches the KV from it and streams the answer back.
  */
 final class PrefillDecodeRouting {
   private static final String CHAT = "/v1/chat/completions";
@@ -45,8 +46,14 @@ final class PrefillDecodeRouting {
       onPrefillRouted.accept(p);
       ObjectNode first = req.deepCopy();
       first.remove(List.of("max_completion_tokens", "stream_options"));
-      first.put("max_tokens", 1).put("stream", false)
-          .put("bootstrap_host", URI.create(p.worker().url()).getHost()).put("bootstrap_room", room);
+      first.put("max_tokens", 1).put("stream", false);
+      BootstrapServer bootstrap = p.worker().bootstrap();
+      if (bootstrap == null) {
+        first.put("bootstrap_host", URI.create(p.worker().url()).getHost());
+      } else {
+        first.put("bootstrap_host", bootstrap.host()).put("bootstrap_port", bootstrap.port());
+      }
+      first.put("bootstrap_room", room);
       HttpResponse<String> r = post(p.worker().url(), first);
       if (r == null) {
         Http.sendJson(ex, 502, Http.error("prefill worker " + p.worker().url() + " unreachable", "BadGateway", 502));

@@ -16,6 +16,7 @@ public final class RoutedWorker {
   private final String url;
   private final String model;
   private final int blockSize;
+  private final BootstrapServer bootstrap;
   private final PrefixCache predicted;
   private final AtomicInteger active = new AtomicInteger();
   private final AtomicLong activeBlocks = new AtomicLong();
@@ -23,14 +24,25 @@ public final class RoutedWorker {
 
   /** {@code blockSize} 0 means the worker publishes no KV events: no prefix view, as upstream. */
   public RoutedWorker(String url, String model, int blockSize) {
+    this(url, model, blockSize, null);
+  }
+
+  /** A prefill worker, whose KV the decode workers fetch from {@code bootstrap}. */
+  public RoutedWorker(String url, String model, int blockSize, BootstrapServer bootstrap) {
     this.url = url;
     this.model = model;
     this.blockSize = blockSize;
+    this.bootstrap = bootstrap;
     this.predicted = blockSize > 0 ? new PrefixCache(PREDICTED_CACHE_BLOCKS) : null;
   }
 
   public String url() {
     return url;
+  }
+
+  /** The prefill engine's bootstrap server, or null (another mode, or not published). */
+  public BootstrapServer bootstrap() {
+    return bootstrap;
   }
 
   public String model() {

@@ -32,18 +32,22 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
- * The multi-node example ({@code examples/router-comparison-multinode.yaml}) end to end over SSH on
+ * The multi-node examples ({@code examples/router-comparison-multinode.yaml} and
+ * {@code router-comparison-disagg-multinode.yaml}) end to end over SSH on
  * the test Slurm's multinode partition, whose nodes are network namespaces, each with its own
  * address, hostname and 8 fake GPUs (docs/testing.md): every worker spans two nodes (TP16 on 8-GPU
  * nodes), its follower rank joins the leader across nodes, and the three arms run to their
  * benchmark results. The example is scaled to the partition (two nodes: one worker), and replays a
- * small Mooncake trace of the test's own; everything else is as written.
+ * small Mooncake trace of the test's own; everything else is as written. The prefill/decode example
+ * runs its prefill worker on one node and its decode worker on the other.
  */
 class MultiNodeSlurmIT {
   private static final Path COMPARISON = Path.of("examples/router-comparison-multinode.yaml");
+  private static final Path DISAGG_COMPARISON = Path.of("examples/router-comparison-disagg-multinode.yaml");
   private static final List<String> ARMS = List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy");
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(4);
 
@@ -127,19 +131,105 @@ class MultiNodeSlurmIT {
     }
   }
 
+  /**
+   * The prefill/decode example across nodes, as written: the prefill worker on the first node, the
+   * decode worker on the second, etcd, nats-server and the frontend on the first. Every request is
+   * prefilled on one node and decoded on the other, whose engine fetches the KV from the prefill
+   * node's bootstrap server; the decode sidecar reaches etcd and NATS across the bridge. One arm:
+   * the policy arm runs the same workers (a render test checks it), and the three arms above
+   * already cover its build.
+   */
+  @Test
+  void theDisaggregatedExamplePrefillsOnOneNodeAndDecodesOnTheOther() throws Exception {
+    GpuCluster cluster = emulated.cluster("h100-box", "slurm", Map.of(ListenAddress.VAR, "node"), partition.name());
+    RouterComparison rc = shortened(DISAGG_COMPARISON);
+    assertThat(rc.getSpec().resources.prefillNodes).as("each role on a node of its own").isEqualTo(1);
+    assertThat(rc.getSpec().resources.decodeNodes).isEqualTo(1);
+    rc.getSpec().workload.args.putAll(Map.of("num-prompts", 16, "gsp-num-groups", 4, "gsp-prompts-per-group", 4,
+        "gsp-system-prompt-len", 256, "gsp-question-len", 32, "gsp-output-len", 8));
+    transport = ApplyCommand.transport(cluster);
+    ArmRunner runner = new ArmRunner(Backend.forMode("slurm", transport, cluster.getSpec().workDir), rc, cluster,
+        Mode.SLURM, ArmRunner.pollInterval(cluster));
+    String head = nodeAddress("srt-node1");
+    String second = nodeAddress("srt-node2");
+
+    try {
+      List<RunEvent> events = new CopyOnWriteArrayList<>();
+      ArmRunner.Run run = run(runner, "dynamo-kv", events);
+      String dir = run.status.runDir;
+      assertThat(run.phase()).as(diagnostics(run)).isEqualTo(ArmPhase.Succeeded);
+      // the emulated bench-serving scales the prompts per group down (docs/emulator.md)
+      assertThat(run.status.results.completed).isPositive();
+      assertThat(run.status.results.failed).isZero();
+      assertThat(run.status.results.meanTtftMs).isNotNull();
+      assertThat(run.status.workers.prefill.ready).isEqualTo(1);
+      assertThat(run.status.workers.decode.ready).isEqualTo(1);
+      assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
+          .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=2");
+      assertThat(events).filteredOn(e -> e.event().equals("run-started")).singleElement()
+          .satisfies(e -> assertThat(e.text("host")).isEqualTo("srt-node1"));
+
+      // prefill on the first node, decode on the second, each serving on its node's address
+      assertThat(run.status.endpoints).extracting(e -> e.role, e -> e.node, e -> e.url).containsExactly(
+          Tuple.tuple("prefill", 0, "http://" + head + ":6100"),
+          Tuple.tuple("decode", 1, "http://" + second + ":6100"));
+      assertThat(log(dir, "engine-prefill-0")).contains("on http://" + head + ":6100 (disaggregation mode prefill, bootstrap port 7200)");
+      assertThat(log(dir, "engine-decode-0")).contains("on http://" + second + ":6100 (disaggregation mode decode");
+      // the prefill sidecar published its node's address as the bootstrap host; both sidecars and
+      // the frontend found etcd and NATS on the first node
+      assertThat(log(dir, "sidecar-prefill-0")).contains("bootstrap server " + head + ":7200")
+          .contains("connected to NATS at " + head + ":4222");
+      assertThat(log(dir, "sidecar-decode-0")).contains("(http://" + second + ":6100, disaggregation mode decode)")
+          .contains("connected to NATS at " + head + ":4222");
+      assertThat(log(dir, "router")).contains("connected to NATS at " + head + ":4222");
+
+      // every prompt was prefilled on the first node and decoded on the second, which computed no prompt itself
+      String after = host("cat " + Shell.quote(dir + "/results/metrics-after.txt"));
+      String model = rc.getSpec().model.servedModelName;
+      assertThat(counter(after, "http://" + head + ":6100/metrics", "sglang:prompt_tokens_total", model)).isPositive();
+      assertThat(counter(after, "http://" + head + ":6100/metrics", "sglang:generation_tokens_total", model)).isZero();
+      assertThat(counter(after, "http://" + second + ":6100/metrics", "sglang:prompt_tokens_total", model)).isZero();
+      assertThat(counter(after, "http://" + second + ":6100/metrics", "sglang:generation_tokens_total", model))
+          .isGreaterThanOrEqualTo(run.status.results.completed);
+    } finally {
+      endRuns(runner.backend());
+      transport.close();
+    }
+  }
+
   // ------------------------------------------------------------------ helpers
 
-  /** The example, with {@code workers} workers of two nodes each, short readiness settings and the test's trace. */
-  private static RouterComparison comparison(int workers) {
-    LoadedResources loaded = LoadedResources.load(List.of(COMPARISON));
+  /** {@code file} as written, with short readiness settings. */
+  private static RouterComparison shortened(Path file) {
+    LoadedResources loaded = LoadedResources.load(List.of(file));
     assertThat(loaded.hasErrors()).as(loaded.problems().toString()).isFalse();
     RouterComparison rc = loaded.comparisons().get(0);
-    assertThat(rc.getSpec().resources.gpusPerWorker).as("the example's workers span two 8-GPU nodes").isEqualTo(16);
-    rc.getSpec().resources.aggNodes = 2 * workers;
-    rc.getSpec().resources.aggWorkers = workers;
     rc.getSpec().healthCheck = new HealthCheckSpec();
     rc.getSpec().healthCheck.timeout = "3m";
     rc.getSpec().healthCheck.interval = "1s";
+    return rc;
+  }
+
+  private String log(String dir, String process) {
+    return host("cat " + Shell.quote(dir + "/logs/" + process + ".log"));
+  }
+
+  /** A counter of one endpoint in a file of {@code srt_scrape}, which heads each endpoint's metrics with its URL. */
+  private static double counter(String scrape, String url, String name, String model) {
+    String section = scrape.substring(scrape.indexOf("# srt-scrape " + url + "\n"));
+    int next = section.indexOf("# srt-scrape ", 1);
+    String line = name + "{model_name=\"" + model + "\"} ";
+    return (next < 0 ? section : section.substring(0, next)).lines().filter(l -> l.startsWith(line))
+        .mapToDouble(l -> Double.parseDouble(l.substring(line.length()).trim())).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + line + "in the metrics of " + url + ":\n" + scrape));
+  }
+
+  /** The example, with {@code workers} workers of two nodes each, short readiness settings and the test's trace. */
+  private static RouterComparison comparison(int workers) {
+    RouterComparison rc = shortened(COMPARISON);
+    assertThat(rc.getSpec().resources.gpusPerWorker).as("the example's workers span two 8-GPU nodes").isEqualTo(16);
+    rc.getSpec().resources.aggNodes = 2 * workers;
+    rc.getSpec().resources.aggWorkers = workers;
     rc.getSpec().workload.args.put("input-file", emulated.base().resolve("trace.jsonl").toString());
     return rc;
   }

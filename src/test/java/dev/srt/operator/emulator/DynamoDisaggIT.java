@@ -35,10 +35,22 @@ class DynamoDisaggIT {
     return Map.of("DYN_DISCOVERY_BACKEND", "file", "DYN_FILE_KV", tmp.resolve("dynamo-discovery").toString());
   }
 
-  private DynamoSidecar sidecar(SglangWorker engine) throws Exception {
+  private DynamoSidecar sidecar(SglangWorker engine, String... args) throws Exception {
     await().atMost(Duration.ofSeconds(5)).until(() -> engine.grpcPort() > 0);
-    return fleet.start(new DynamoSidecar(DynamoSidecar.Options.parse(
-        List.of("--grpc-endpoint", "127.0.0.1:" + engine.grpcPort()), env(), QUIET), env(), QUIET));
+    List<String> argv = new ArrayList<>(List.of("--grpc-endpoint", "127.0.0.1:" + engine.grpcPort()));
+    argv.addAll(List.of(args));
+    return fleet.start(new DynamoSidecar(DynamoSidecar.Options.parse(argv, env(), QUIET), env(), QUIET));
+  }
+
+  /** The registrations in the file store, as the frontend reads them. */
+  private List<JsonNode> registrations() throws Exception {
+    List<JsonNode> out = new ArrayList<>();
+    try (var files = java.nio.file.Files.walk(tmp.resolve("dynamo-discovery"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        out.add(Json.parse(java.nio.file.Files.readString(f)));
+      }
+    }
+    return out;
   }
 
   private static List<String> components(String base) {
@@ -72,13 +84,22 @@ class DynamoDisaggIT {
 
     SglangWorker prefill = fleet.worker(FAST, "--grpc-port", "0", "--disaggregation-mode", "prefill",
         "--disaggregation-bootstrap-port", "0", "--disaggregation-transfer-backend", "nixl");
-    sidecar(prefill);
+    // the rendered scripts publish the prefill node's address; on a loopback host the engines still meet on 127.0.0.1
+    sidecar(prefill, "--bootstrap-host", "10.213.117.11");
     await().atMost(Duration.ofSeconds(5)).until(() -> ready(base));
     assertThat(components(base)).containsExactlyInAnyOrder("backend", "prefill");
 
     JsonNode info = get(EmulatedFleet.url(prefill) + "/server_info").json();
     assertThat(info.path("disaggregation_mode").asText()).isEqualTo("prefill");
     assertThat(info.path("disaggregation_bootstrap_port").asInt()).isPositive();
+    // the prefill registration carries its bootstrap server, the decode one none
+    assertThat(registrations()).filteredOn(r -> r.path("component").asText().equals("prefill")).singleElement()
+        .satisfies(r -> {
+          assertThat(r.path("bootstrap_host").asText()).isEqualTo("10.213.117.11");
+          assertThat(r.path("bootstrap_port").asInt()).isEqualTo(info.path("disaggregation_bootstrap_port").asInt());
+        });
+    assertThat(registrations()).filteredOn(r -> r.path("component").asText().equals("backend")).singleElement()
+        .satisfies(r -> assertThat(r.has("bootstrap_host")).isFalse());
     assertThat(info.path("disaggregation_transfer_backend").asText()).isEqualTo("nixl");
     assertThat(get(EmulatedFleet.url(decode) + "/server_info").json().path("disaggregation_mode").asText()).isEqualTo("decode");
 

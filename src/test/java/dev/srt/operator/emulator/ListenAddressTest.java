@@ -25,6 +25,13 @@ class ListenAddressTest {
   }
 
   @Test
+  void aServerNamedByAnotherProcessIsReachedAtThatHostOnlyOnANode() {
+    assertThat(ListenAddress.of("node").connectHost("10.213.117.11")).isEqualTo("10.213.117.11");
+    assertThat(ListenAddress.of("loopback").connectHost("10.213.117.11"))
+        .as("every emulated server of a loopback host listens on 127.0.0.1").isEqualTo("127.0.0.1");
+  }
+
+  @Test
   void anotherValueIsRefusedNamingTheVariable() {
     assertThatThrownBy(() -> ListenAddress.of("0.0.0.0"))
         .isInstanceOf(IllegalArgumentException.class)

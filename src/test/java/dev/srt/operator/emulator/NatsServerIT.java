@@ -2,15 +2,21 @@ package dev.srt.operator.emulator;
 
 import static dev.srt.operator.emulator.HttpTestClient.get;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -66,5 +72,27 @@ class NatsServerIT {
       assertThat(in.readLine()).isEqualTo("-ERR 'Unknown Protocol Operation'");
       assertThat(in.readLine()).isNull();
     }
+  }
+
+  @Test
+  void dynamoProcessesConnectToNatsServerAtStartAndFailWithoutIt() throws Exception {
+    NatsServer nats = fleet.start(new NatsServer(NatsServer.Options.parse(List.of("-a", "127.0.0.1", "-p", "0", "-m", "0"),
+        Map.of()), EmulatedFleet.QUIET));
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    NatsConnection.check(Map.of("NATS_SERVER", "nats://127.0.0.1:" + nats.clientPort()), "dynamo.frontend",
+        new PrintStream(log, true, StandardCharsets.UTF_8));
+    assertThat(log.toString(StandardCharsets.UTF_8))
+        .isEqualTo("dynamo.frontend (emulated): connected to NATS at 127.0.0.1:" + nats.clientPort() + "\n");
+    NatsConnection.check(Map.of(), "dynamo.frontend", EmulatedFleet.QUIET);
+
+    int closed;
+    try (ServerSocket free = new ServerSocket(0)) {
+      closed = free.getLocalPort();
+    }
+    assertThatThrownBy(() -> NatsConnection.check(
+            Map.of("NATS_SERVER", "nats://127.0.0.1:" + closed), "dynamo.frontend", EmulatedFleet.QUIET,
+            Duration.ofMillis(300)))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith("Unable to create DistributedRuntime: failed to connect to NATS at nats://127.0.0.1:" + closed);
   }
 }

@@ -121,6 +121,30 @@ class DisaggregatedTopologyTest {
         .contains("--disaggregation-mode prefill --disaggregation-bootstrap-port 7200").doesNotContain("--grpc-port");
   }
 
+  /**
+   * The multi-node P/D example: each role on a node of its own, and everything a Dynamo process
+   * must reach from either node (etcd, nats-server, the frontend) on the first node, by its address.
+   */
+  @Test
+  void theMultiNodeExamplePutsEachRoleOnItsNodeAndTheInfrastructureOnTheFirst() {
+    LoadedResources r = Examples.load(Path.of("examples/router-comparison-disagg-multinode.yaml"));
+    for (String arm : List.of("dynamo-kv", "dynamo-kv-policy")) {
+      RunPlan p = Planner.plan(r.comparisons().get(0), Examples.cluster(Examples.SLURM_CLUSTER), arm, Mode.SLURM);
+      assertThat(p.slurm().nodes()).isEqualTo(2);
+      assertThat(p.processes()).filteredOn(x -> x.role() == Role.INFRA || x.role() == Role.ROUTER || x.role() == Role.BENCHMARK)
+          .extracting(ProcessSpec::name, ProcessSpec::node)
+          .containsExactlyInAnyOrder(tuple("etcd", 0), tuple("nats-server", 0), tuple("router", 0), tuple("benchmark", 0));
+      assertThat(p.processes(Role.ENGINE)).extracting(ProcessSpec::name, ProcessSpec::node, ProcessSpec::gpus)
+          .containsExactly(tuple("engine-prefill-0", 0, List.of(0, 1, 2, 3, 4, 5, 6, 7)),
+              tuple("engine-decode-0", 1, List.of(0, 1, 2, 3, 4, 5, 6, 7)));
+      assertThat(p.process("sidecar-prefill-0").argv()).containsSequence("--bootstrap-host", "{{node:0}}");
+      for (String name : List.of("sidecar-prefill-0", "sidecar-decode-0", "router")) {
+        assertThat(p.process(name).env()).as(arm + " " + name)
+            .containsEntry("ETCD_ENDPOINTS", "http://{{node:0}}:2379").containsEntry("NATS_SERVER", "nats://{{node:0}}:4222");
+      }
+    }
+  }
+
   private static Gate gate(RunPlan p, String name) {
     return p.gates().stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow();
   }
