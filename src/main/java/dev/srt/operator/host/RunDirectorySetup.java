@@ -39,10 +39,22 @@ final class RunDirectorySetup {
     return "set -e\n" + runDirectory(dir) + installFromStdin(dir.plan());
   }
 
+  /**
+   * Writes the next {@code bytes} bytes of stdin to {@code target} atomically, leaving the rest of
+   * stdin for the next reader: GNU {@code head -c} reads no more than its count.
+   */
+  static String installBytes(String target, int bytes) {
+    return install(target, "head -c " + bytes);
+  }
+
   private static String installFromStdin(String target) {
+    return install(target, "cat");
+  }
+
+  private static String install(String target, String reader) {
     return "tmp=$(mktemp -- " + Shell.quote(target + ".tmp.XXXXXX") + ")\n"
         + "trap 'rm -f -- \"$tmp\"' EXIT\n"
-        + "cat >\"$tmp\"\n"
+        + reader + " >\"$tmp\"\n"
         + "chmod 0600 \"$tmp\"\n"
         + "mv -f -- \"$tmp\" " + Shell.quote(target) + "\n"
         + "trap - EXIT\n";
