@@ -25,7 +25,11 @@ class GroupCommitTest {
         batches.add(items);
       }
       firstBatchRuns.countDown();
-      othersQueued.await(10, TimeUnit.SECONDS);
+      try {
+        othersQueued.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        throw new HostException(HostException.Kind.IO, "interrupted");
+      }
       Map<Integer, String> answers = new HashMap<>();
       items.forEach(i -> answers.put(i, "answer " + i));
       return answers;
