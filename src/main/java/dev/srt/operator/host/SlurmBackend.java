@@ -30,12 +30,19 @@ public final class SlurmBackend implements Backend {
 
   private final Transport transport;
   private final String workDir;
+  /** The most submissions one execution carries. */
+  static final int MAX_SUBMITS_PER_BATCH = 25;
+  /** What a batch of submissions may take beyond {@link #COMMAND_TIMEOUT}, per submission (sbatch waits for a busy slurmctld). */
+  static final Duration BATCH_TIME_PER_SUBMIT = Duration.ofSeconds(4);
+
   private final GroupCommit<Cancel, String> cancels;
+  private final GroupCommit<Submit, ExecResult> submits;
 
   public SlurmBackend(Transport transport, String workDir) {
     this.transport = transport;
     this.workDir = workDir;
     this.cancels = new GroupCommit<>(transport.describe() + ": cancel", MAX_CANCELS_PER_BATCH, this::cancelBatch);
+    this.submits = new GroupCommit<>(transport.describe() + ": submit", MAX_SUBMITS_PER_BATCH, this::submitBatch);
   }
 
   @Override
@@ -61,8 +68,9 @@ public final class SlurmBackend implements Backend {
     stdin.writeBytes(secrets);
     stdin.writeBytes(plan);
     stdin.writeBytes(script);
-    ExecResult result = transport.exec(submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length),
-        stdin.toByteArray(), COMMAND_TIMEOUT).orThrow("submitting " + run + " on " + transport.describe());
+    ExecResult result = submits.call(new Submit(run, new CommandBatch.Command(
+        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length), stdin.toByteArray())))
+        .orThrow("submitting " + run + " on " + transport.describe());
     String last = lastLine(result.stdout());
     if (last.matches("existing \\d+")) {
       String id = last.substring("existing ".length());
@@ -98,6 +106,28 @@ public final class SlurmBackend implements Backend {
           + " has comment '" + outcome.substring("foreign ".length()) + "', not run " + run + "'s: not cancelled");
     }
     log.info("{}: cancel of run {} (job {}): {}", transport.describe(), run, id, outcome);
+  }
+
+  /** One run's submission. */
+  record Submit(RunRef run, CommandBatch.Command command) {}
+
+  /**
+   * Submissions that arrive together (many comparisons applied at once) share one execution. A
+   * batch cut short fails each of its submissions; a retry finds the jobs that were submitted
+   * ({@link #submitCommand} looks first), so none is submitted twice.
+   */
+  private Map<Submit, ExecResult> submitBatch(List<Submit> batch) throws HostException {
+    ExecResult result = transport.exec(CommandBatch.SCRIPT, CommandBatch.input(batch.stream().map(Submit::command).toList()),
+        COMMAND_TIMEOUT.plus(BATCH_TIME_PER_SUBMIT.multipliedBy(batch.size())))
+        .orThrow("submitting " + batch.size() + " run(s) on " + transport.describe());
+    List<ExecResult> answers = CommandBatch.parse(result.stdout(), batch.size());
+    Map<Submit, ExecResult> byItem = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      if (answers.get(i) != null) {
+        byItem.put(batch.get(i), answers.get(i));
+      }
+    }
+    return byItem;
   }
 
   /** One run's job to cancel. */

@@ -257,6 +257,9 @@ class SecretEnvironmentTest {
     final Transport transport = new Transport() {
       @Override
       public ExecResult exec(String commandLine, byte[] stdin, Duration timeout) {
+        if (commandLine.contains("head -c \"$clen\"")) {
+          return batch(stdin, timeout);
+        }
         commands.add(commandLine);
         stdins.add(stdin);
         if (commandLine.contains("sbatch")) {
@@ -266,6 +269,29 @@ class SecretEnvironmentTest {
           return new ExecResult(0, "pid=777\n", "");
         }
         return new ExecResult(0, commandLine.contains("secret.env") ? "" : lookupAnswer, "");
+      }
+
+      /** A batch of commands (the Slurm backend's submissions): each recorded and answered as if run alone. */
+      private ExecResult batch(byte[] in, Duration timeout) {
+        StringBuilder answers = new StringBuilder();
+        int at = 0;
+        for (int i = 0; at < in.length; i++) {
+          int eol = at;
+          while (in[eol] != '\n') {
+            eol++;
+          }
+          String[] lengths = new String(in, at, eol - at, StandardCharsets.US_ASCII).split(" ");
+          int commandEnd = eol + 1 + Integer.parseInt(lengths[0]);
+          int stdinEnd = commandEnd + Integer.parseInt(lengths[1]);
+          ExecResult r = exec(new String(in, eol + 1, commandEnd - eol - 1, StandardCharsets.UTF_8),
+              java.util.Arrays.copyOfRange(in, commandEnd, stdinEnd), timeout);
+          java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+          answers.append("R ").append(i).append(' ').append(r.exitCode()).append(" o")
+              .append(b64.encodeToString(r.stdout().getBytes(StandardCharsets.UTF_8))).append(" e")
+              .append(b64.encodeToString(r.stderr().getBytes(StandardCharsets.UTF_8))).append('\n');
+          at = stdinEnd;
+        }
+        return new ExecResult(0, answers + "END\n", "");
       }
 
       @Override
