@@ -25,7 +25,7 @@ final class CommandBatch {
   record Command(String commandLine, byte[] stdin) {}
 
   static final String SCRIPT = """
-      set -u
+      set -u -o pipefail
       LC_ALL=C
       tmp=$(mktemp -d) || exit 1
       trap 'rm -rf -- "$tmp"' EXIT
@@ -33,7 +33,8 @@ final class CommandBatch {
       while IFS=' ' read -r clen slen; do
         case $clen$slen in ''|*[!0-9]*) echo "bad batch header: $clen $slen" >&2; exit 1 ;; esac
         head -c "$clen" >"$tmp/cmd"
-        head -c "$slen" | bash "$tmp/cmd" >"$tmp/out" 2>"$tmp/err"
+        # cat drains what the command left unread, so head always takes its whole count from stdin.
+        head -c "$slen" | { bash "$tmp/cmd" >"$tmp/out" 2>"$tmp/err"; rc=$?; cat >/dev/null; exit "$rc"; }
         rc=$?
         printf 'R %s %s o%s e%s\\n' "$i" "$rc" "$(base64 -w0 <"$tmp/out")" "$(base64 -w0 <"$tmp/err")"
         i=$((i + 1))

@@ -25,6 +25,18 @@ class CommandBatchTest {
     }
   }
 
+  /** A command that exits without reading its stdin (a submission that finds its job) leaves the next one's intact. */
+  @Test
+  void aCommandThatReadsNoneOfItsStdinDoesNotShiftTheNext() throws Exception {
+    byte[] large = "x".repeat(300_000).getBytes(StandardCharsets.US_ASCII);
+    List<CommandBatch.Command> commands = List.of(new CommandBatch.Command("exit 0", large),
+        new CommandBatch.Command("cat", "next".getBytes(StandardCharsets.UTF_8)));
+    try (LocalTransport local = new LocalTransport()) {
+      ExecResult batch = local.exec(CommandBatch.SCRIPT, CommandBatch.input(commands), Duration.ofSeconds(20));
+      assertThat(CommandBatch.parse(batch.stdout(), 2)).containsExactly(new ExecResult(0, "", ""), new ExecResult(0, "next", ""));
+    }
+  }
+
   @Test
   void aBatchCutShortHasNoAnswerForTheRest() {
     assertThat(CommandBatch.parse("R 0 0 oeWVz e\n", 2)).containsExactly(new ExecResult(0, "yes", ""), null);
