@@ -8,8 +8,8 @@ import java.util.Map;
  * Group commit of one kind of remote command: a call that arrives while a batch of its kind runs
  * on the host waits, and is served with every other call that arrived meanwhile by the next
  * batch, run by the first of them. So N concurrent calls cost about two remote executions, not N
- * (the deletion of 100 comparisons: 100 cancels at once). One batch at a time per instance; a
- * batch holds at most {@code maxItems} calls, the oldest first.
+ * (the deletion of 100 comparisons: 100 cancels at once). At most {@code parallel} batches run at
+ * once per instance; a batch holds at most {@code maxItems} calls, the oldest first.
  *
  * @param <I> what one call asks
  * @param <O> what one call gets
@@ -33,46 +33,58 @@ final class GroupCommit<I, O> {
 
   private final Batch<I, O> batch;
   private final int maxItems;
+  private final int parallel;
   private final String what;
   private final List<Call<I, O>> queued = new ArrayList<>();
-  private boolean running;
+  private int running;
 
-  GroupCommit(String what, int maxItems, Batch<I, O> batch) {
-    if (maxItems < 1) {
-      throw new IllegalArgumentException("maxItems must be >= 1");
+  GroupCommit(String what, int maxItems, int parallel, Batch<I, O> batch) {
+    if (maxItems < 1 || parallel < 1) {
+      throw new IllegalArgumentException("maxItems and parallel must be >= 1");
     }
     this.what = what;
     this.maxItems = maxItems;
+    this.parallel = parallel;
     this.batch = batch;
   }
 
-  /** This item's answer, from the batch that carried it. */
+  /** This item's answer, from the batch that carried it (run by this thread or another). */
   O call(I item) throws HostException {
     Call<I, O> mine = new Call<>(item);
     synchronized (this) {
       queued.add(mine);
     }
     while (true) {
-      List<Call<I, O>> taken;
+      List<Call<I, O>> taken = null;
       synchronized (this) {
-        while (running && !mine.done) {
-          try {
-            wait();
-          } catch (InterruptedException e) {
-            queued.remove(mine);
-            Thread.currentThread().interrupt();
-            throw new HostException(HostException.Kind.IO, what + ": interrupted while waiting for a batch");
+        while (!mine.done && taken == null) {
+          if (running < parallel && queued.contains(mine)) {
+            running++;
+            List<Call<I, O>> head = queued.subList(0, Math.min(maxItems, queued.size()));
+            taken = new ArrayList<>(head);
+            head.clear();
+          } else {
+            awaitChange(mine);
           }
         }
         if (mine.done) {
           return answer(mine);
         }
-        running = true;
-        List<Call<I, O>> head = queued.subList(0, Math.min(maxItems, queued.size()));
-        taken = new ArrayList<>(head);
-        head.clear();
       }
       runBatch(taken);
+    }
+  }
+
+  /** Waits for a batch to end; an interrupted call that no batch carries yet gives up. */
+  private void awaitChange(Call<I, O> mine) throws HostException {
+    try {
+      wait();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      if (queued.remove(mine)) {
+        throw new HostException(HostException.Kind.IO, what + ": interrupted while waiting for a batch");
+      }
+      // A running batch carries it: its answer is on the way.
     }
   }
 
@@ -97,7 +109,7 @@ final class GroupCommit<I, O> {
         }
         c.done = true;
       }
-      running = false;
+      running--;
       notifyAll();
     }
   }

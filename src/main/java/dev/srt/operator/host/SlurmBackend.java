@@ -32,6 +32,13 @@ public final class SlurmBackend implements Backend {
   private final String workDir;
   /** The most submissions one execution carries. */
   static final int MAX_SUBMITS_PER_BATCH = 25;
+  /**
+   * Batches of submissions at once: a batch runs its submissions one after the other (~0.1 s each
+   * on a busy host: about 20 processes, squeue and sbatch), so several batches keep the host's
+   * cores busy; below the transport's channels ({@code SshTransport}: 6), so polls and cancels
+   * still get theirs.
+   */
+  static final int PARALLEL_SUBMIT_BATCHES = 3;
   /** What a batch of submissions may take beyond {@link #COMMAND_TIMEOUT}, per submission (sbatch waits for a busy slurmctld). */
   static final Duration BATCH_TIME_PER_SUBMIT = Duration.ofSeconds(4);
 
@@ -41,8 +48,9 @@ public final class SlurmBackend implements Backend {
   public SlurmBackend(Transport transport, String workDir) {
     this.transport = transport;
     this.workDir = workDir;
-    this.cancels = new GroupCommit<>(transport.describe() + ": cancel", MAX_CANCELS_PER_BATCH, this::cancelBatch);
-    this.submits = new GroupCommit<>(transport.describe() + ": submit", MAX_SUBMITS_PER_BATCH, this::submitBatch);
+    this.cancels = new GroupCommit<>(transport.describe() + ": cancel", MAX_CANCELS_PER_BATCH, 1, this::cancelBatch);
+    this.submits = new GroupCommit<>(transport.describe() + ": submit", MAX_SUBMITS_PER_BATCH, PARALLEL_SUBMIT_BATCHES,
+        this::submitBatch);
   }
 
   @Override

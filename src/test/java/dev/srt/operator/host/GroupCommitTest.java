@@ -20,7 +20,7 @@ class GroupCommitTest {
     CountDownLatch firstBatchRuns = new CountDownLatch(1);
     CountDownLatch othersQueued = new CountDownLatch(1);
     List<List<Integer>> batches = new ArrayList<>();
-    GroupCommit<Integer, String> commit = new GroupCommit<>("test", 100, items -> {
+    GroupCommit<Integer, String> commit = new GroupCommit<>("test", 100, 1, items -> {
       synchronized (batches) {
         batches.add(items);
       }
@@ -58,12 +58,45 @@ class GroupCommitTest {
   }
 
   @Test
+  void upToParallelBatchesRunAtOnce() throws Exception {
+    CountDownLatch bothInside = new CountDownLatch(2);
+    java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+    GroupCommit<Integer, String> commit = new GroupCommit<>("test", 1, 2, items -> {
+      most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+      bothInside.countDown();
+      try {
+        bothInside.await(10, TimeUnit.SECONDS);
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        throw new HostException(HostException.Kind.IO, "interrupted");
+      }
+      inside.decrementAndGet();
+      return Map.of(items.get(0), "ok " + items.get(0));
+    });
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    try {
+      List<Future<String>> calls = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        int item = i;
+        calls.add(pool.submit(() -> commit.call(item)));
+      }
+      for (int i = 0; i < 6; i++) {
+        assertThat(calls.get(i).get(10, TimeUnit.SECONDS)).isEqualTo("ok " + i);
+      }
+      assertThat(most.get()).isEqualTo(2);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aFailedBatchFailsEachOfItsCallsAndAnItemWithoutAnswerFailsAlone() throws Exception {
-    GroupCommit<Integer, String> failing = new GroupCommit<>("test", 10, items -> {
+    GroupCommit<Integer, String> failing = new GroupCommit<>("test", 10, 1, items -> {
       throw new HostException(HostException.Kind.UNREACHABLE, "down");
     });
     assertThatThrownBy(() -> failing.call(1)).isInstanceOf(HostException.class).hasMessage("down");
-    GroupCommit<Integer, String> silent = new GroupCommit<>("test", 10, items -> Map.of());
+    GroupCommit<Integer, String> silent = new GroupCommit<>("test", 10, 1, items -> Map.of());
     assertThatThrownBy(() -> silent.call(7)).isInstanceOfSatisfying(HostException.class,
         e -> assertThat(e.kind()).isEqualTo(HostException.Kind.COMMAND_FAILED)).hasMessageContaining("nothing for 7");
   }
