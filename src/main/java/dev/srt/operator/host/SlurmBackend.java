@@ -28,8 +28,6 @@ public final class SlurmBackend implements Backend {
   /** The most cancels one execution carries (one command line of job ids for squeue and scancel). */
   static final int MAX_CANCELS_PER_BATCH = 500;
 
-  private final Transport transport;
-  private final String workDir;
   /** The most submissions one execution carries. */
   static final int MAX_SUBMITS_PER_BATCH = 25;
   /**
@@ -42,6 +40,8 @@ public final class SlurmBackend implements Backend {
   /** What a batch of submissions may take beyond {@link #COMMAND_TIMEOUT}, per submission (sbatch waits for a busy slurmctld). */
   static final Duration BATCH_TIME_PER_SUBMIT = Duration.ofSeconds(4);
 
+  private final Transport transport;
+  private final String workDir;
   private final GroupCommit<Cancel, String> cancels;
   private final GroupCommit<Submit, ExecResult> submits;
 
