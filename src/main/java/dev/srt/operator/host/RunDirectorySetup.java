@@ -20,7 +20,7 @@ final class RunDirectorySetup {
 
   /** Lays out the run directory, then writes stdin to the script atomically (temp file, chmod 0600, rename). */
   static String fromStdin(RunDirectory dir) {
-    return runDirectory(dir) + installFromStdin(dir.script());
+    return runDirectory(dir) + installRest(dir.script());
   }
 
   /**
@@ -31,12 +31,12 @@ final class RunDirectorySetup {
     return "set -e\n"
         + "umask 077\n"
         + runDirectory(dir)
-        + installFromStdin(dir.secretEnv());
+        + installRest(dir.secretEnv());
   }
 
   /** Lays out the run directory, then writes stdin to its {@code plan.json} atomically. */
   static String planFromStdin(RunDirectory dir) {
-    return "set -e\n" + runDirectory(dir) + installFromStdin(dir.plan());
+    return "set -e\n" + runDirectory(dir) + installRest(dir.plan());
   }
 
   /**
@@ -47,7 +47,8 @@ final class RunDirectorySetup {
     return install(target, "head -c " + bytes);
   }
 
-  private static String installFromStdin(String target) {
+  /** Writes the rest of stdin to {@code target} atomically. */
+  static String installRest(String target) {
     return install(target, "cat");
   }
 

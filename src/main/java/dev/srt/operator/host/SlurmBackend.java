@@ -239,15 +239,19 @@ public final class SlurmBackend implements Backend {
         + "  IFS= read -r recorded <" + jobIdFile + " || true\n"
         + "  case $recorded in ''|*[!0-9]*) ;; *) printf 'existing %s\\n' \"$recorded\"; exit 0 ;; esac\n"
         + "fi\n"
-        // SQUEUE_FORMAT: the job id first, the comment last.
-        + "listed=$(" + Shell.join(List.of("squeue", "--states=all", "-h", "--name=" + run.jobName(), "-o", SlurmJob.SQUEUE_FORMAT)) + ")\n"
-        + "while IFS= read -r line; do\n"
-        + "  if [ \"${line##*|}\" = " + Shell.quote(run.marker()) + " ]; then printf 'existing %s\\n' \"${line%%|*}\"; exit 0; fi\n"
-        + "done <<<\"$listed\"\n"
-        + (secretBytes > 0 ? "(\numask 077\n" + RunDirectorySetup.runDirectory(dir)
-            + RunDirectorySetup.installBytes(dir.secretEnv(), secretBytes) + ")\n" : "")
-        + (planBytes >= 0 ? RunDirectorySetup.runDirectory(dir) + RunDirectorySetup.installBytes(dir.plan(), planBytes) : "")
-        + RunDirectorySetup.fromStdin(dir)
+        // A job submitted without its job-id written (a crash in between) has its script in place:
+        // without one, no job can be this run's and squeue is not asked. SQUEUE_FORMAT: the job
+        // id first, the comment last.
+        + "if [ -e " + Shell.quote(dir.script()) + " ]; then\n"
+        + "  listed=$(" + Shell.join(List.of("squeue", "--states=all", "-h", "--name=" + run.jobName(), "-o", SlurmJob.SQUEUE_FORMAT)) + ")\n"
+        + "  while IFS= read -r line; do\n"
+        + "    if [ \"${line##*|}\" = " + Shell.quote(run.marker()) + " ]; then printf 'existing %s\\n' \"${line%%|*}\"; exit 0; fi\n"
+        + "  done <<<\"$listed\"\n"
+        + "fi\n"
+        + RunDirectorySetup.runDirectory(dir)
+        + (secretBytes > 0 ? "(\numask 077\n" + RunDirectorySetup.installBytes(dir.secretEnv(), secretBytes) + ")\n" : "")
+        + (planBytes >= 0 ? RunDirectorySetup.installBytes(dir.plan(), planBytes) : "")
+        + RunDirectorySetup.installRest(dir.script())
         + "out=$(" + sbatch + ")\n"
         + "id=${out%%;*}\n" // --parsable prints <id> or <id>;<cluster>
         + "printf '%s\\n' \"$id\" >" + Shell.quote(dir.jobId() + ".tmp") + "\n"

@@ -101,7 +101,11 @@ class BackendCommandQuotingTest {
   void slurmSubmitFindsAJobByNameAndMarkerWhenJobIdWasNotWritten() throws Exception {
     fake("squeue", "printf '%s\\n' '900|RUNNING|None|" + run.jobName() + "|srt-operator:someone/else/x/r1' "
         + Shell.quote("901|PENDING|Priority|" + run.jobName() + "|" + run.marker()));
-    Submission found = new SlurmBackend(transport, workDir).submit(run, "#!/bin/bash\n");
+    // A crash between sbatch and writing job-id: the script is in place, job-id is not.
+    SlurmBackend slurm = new SlurmBackend(transport, workDir);
+    Files.createDirectories(Path.of(slurm.runDirectory(run).path()));
+    Files.writeString(Path.of(slurm.runDirectory(run).script()), "#!/bin/bash\n");
+    Submission found = slurm.submit(run, "#!/bin/bash\n");
     assertThat(found).isEqualTo(new Submission("901", true));
     assertThat(argvLog).doesNotExist();
   }

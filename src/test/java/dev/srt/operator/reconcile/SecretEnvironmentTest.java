@@ -335,7 +335,8 @@ class SecretEnvironmentTest {
           "head -c " + secrets.content().length + " >\"$tmp\"", "mv -f -- \"$tmp\" /work/bench/cmp/arm/r0000abcd/secret.env")
           .doesNotContain("s3cr3t", "0755");
       assertThat(submit.indexOf("existing")).isLessThan(submit.indexOf("secret.env"));
-      assertThat(submit.indexOf("secret.env")).isLessThan(submit.indexOf("job.sbatch")).isLessThan(submit.indexOf("sbatch --parsable"));
+      assertThat(submit.indexOf("secret.env")).isLessThan(submit.indexOf("mv -f -- \"$tmp\" /work/bench/cmp/arm/r0000abcd/job.sbatch"))
+          .isLessThan(submit.indexOf("sbatch --parsable"));
       byte[] in = stdins.get(0);
       assertThat(java.util.Arrays.copyOf(in, secrets.content().length)).isEqualTo(secrets.content());
       assertThat(new String(in, StandardCharsets.UTF_8)).endsWith("#!/bin/bash\n");
