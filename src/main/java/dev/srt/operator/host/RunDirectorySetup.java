@@ -20,7 +20,7 @@ final class RunDirectorySetup {
 
   /** Lays out the run directory, then writes stdin to the script atomically (temp file, chmod 0600, rename). */
   static String fromStdin(RunDirectory dir) {
-    return runDirectory(dir) + installFromStdin(dir.script());
+    return runDirectory(dir) + installRest(dir.script());
   }
 
   /**
@@ -31,18 +31,31 @@ final class RunDirectorySetup {
     return "set -e\n"
         + "umask 077\n"
         + runDirectory(dir)
-        + installFromStdin(dir.secretEnv());
+        + installRest(dir.secretEnv());
   }
 
   /** Lays out the run directory, then writes stdin to its {@code plan.json} atomically. */
   static String planFromStdin(RunDirectory dir) {
-    return "set -e\n" + runDirectory(dir) + installFromStdin(dir.plan());
+    return "set -e\n" + runDirectory(dir) + installRest(dir.plan());
   }
 
-  private static String installFromStdin(String target) {
+  /**
+   * Writes the next {@code bytes} bytes of stdin to {@code target} atomically, leaving the rest of
+   * stdin for the next reader: GNU {@code head -c} reads no more than its count.
+   */
+  static String installBytes(String target, int bytes) {
+    return install(target, "head -c " + bytes);
+  }
+
+  /** Writes the rest of stdin to {@code target} atomically. */
+  static String installRest(String target) {
+    return install(target, "cat");
+  }
+
+  private static String install(String target, String reader) {
     return "tmp=$(mktemp -- " + Shell.quote(target + ".tmp.XXXXXX") + ")\n"
         + "trap 'rm -f -- \"$tmp\"' EXIT\n"
-        + "cat >\"$tmp\"\n"
+        + reader + " >\"$tmp\"\n"
         + "chmod 0600 \"$tmp\"\n"
         + "mv -f -- \"$tmp\" " + Shell.quote(target) + "\n"
         + "trap - EXIT\n";

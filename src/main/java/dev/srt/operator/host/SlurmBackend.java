@@ -1,9 +1,11 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,12 +25,32 @@ public final class SlurmBackend implements Backend {
   private static final Logger log = LoggerFactory.getLogger(SlurmBackend.class);
   static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
+  /** The most cancels one execution carries (one command line of job ids for squeue and scancel). */
+  static final int MAX_CANCELS_PER_BATCH = 500;
+
+  /** The most submissions one execution carries. */
+  static final int MAX_SUBMITS_PER_BATCH = 25;
+  /**
+   * Batches of submissions at once: a batch runs its submissions one after the other (~0.1 s each
+   * on a busy host: about 20 processes, squeue and sbatch), so several batches keep the host's
+   * cores busy; below the transport's channels ({@code SshTransport}: 6), so polls and cancels
+   * still get theirs.
+   */
+  static final int PARALLEL_SUBMIT_BATCHES = 3;
+  /** What a batch of submissions may take beyond {@link #COMMAND_TIMEOUT}, per submission (sbatch waits for a busy slurmctld). */
+  static final Duration BATCH_TIME_PER_SUBMIT = Duration.ofSeconds(4);
+
   private final Transport transport;
   private final String workDir;
+  private final GroupCommit<Cancel, String> cancels;
+  private final GroupCommit<Submit, ExecResult> submits;
 
   public SlurmBackend(Transport transport, String workDir) {
     this.transport = transport;
     this.workDir = workDir;
+    this.cancels = new GroupCommit<>(transport.describe() + ": cancel", MAX_CANCELS_PER_BATCH, 1, this::cancelBatch);
+    this.submits = new GroupCommit<>(transport.describe() + ": submit", MAX_SUBMITS_PER_BATCH, PARALLEL_SUBMIT_BATCHES,
+        this::submitBatch);
   }
 
   @Override
@@ -41,28 +63,44 @@ public final class SlurmBackend implements Backend {
     return RunDirectory.of(run, workDir, RunDirectory.SLURM_SCRIPT);
   }
 
+  /**
+   * One remote execution: finds the run's job if it has one (job-id file, then name and marker),
+   * else writes {@code secret.env}, {@code plan.json} and the script from stdin and submits.
+   */
   @Override
   public Submission submit(RunRef run, RunFiles files) throws HostException {
-    String script = files.script();
-    Optional<String> existing = findJob(run);
-    if (existing.isPresent()) {
-      log.info("{}: run {} already has Slurm job {}", transport.describe(), run, existing.get());
-      return new Submission(existing.get(), true);
-    }
-    SecretEnvWriter.write(transport, runDirectory(run), run, files.secrets());
-    SecretEnvWriter.writePlan(transport, runDirectory(run), run, files.plan());
-    ExecResult result = transport.exec(submitCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
+    byte[] secrets = files.secrets().isEmpty() ? new byte[0] : files.secrets().content();
+    byte[] plan = files.plan() == null ? new byte[0] : files.plan().getBytes(StandardCharsets.UTF_8);
+    byte[] script = files.script().getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream stdin = new ByteArrayOutputStream(secrets.length + plan.length + script.length);
+    stdin.writeBytes(secrets);
+    stdin.writeBytes(plan);
+    stdin.writeBytes(script);
+    ExecResult result = submits.call(new Submit(run, new CommandBatch.Command(
+        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length), stdin.toByteArray())))
         .orThrow("submitting " + run + " on " + transport.describe());
-    String jobId = lastLine(result.stdout());
-    if (!jobId.matches("\\d+")) {
+    String last = lastLine(result.stdout());
+    if (last.matches("existing \\d+")) {
+      String id = last.substring("existing ".length());
+      log.info("{}: run {} already has Slurm job {}", transport.describe(), run, id);
+      return new Submission(id, true);
+    }
+    if (!last.matches("\\d+")) {
       throw new HostException(HostException.Kind.COMMAND_FAILED,
           transport.describe() + ": sbatch printed no job id: " + ExecResult.abbreviate(result.stdout(), 500));
     }
-    log.info("{}: submitted run {} as Slurm job {}", transport.describe(), run, jobId);
-    return new Submission(jobId, false);
+    if (secrets.length > 0) {
+      log.info("{}: wrote the secret variables {} of run {}", transport.describe(), files.secrets().names(), run);
+    }
+    log.info("{}: submitted run {} as Slurm job {}", transport.describe(), run, last);
+    return new Submission(last, false);
   }
 
-  /** Without a job id, the run's job is looked up as by {@link #submit} (job-id file, then name and marker). */
+  /**
+   * Without a job id, the run's job is looked up as by {@link #submit} (job-id file, then name and
+   * marker). Cancels that arrive together (a namespace or many comparisons deleted at once) share
+   * one remote execution ({@link #cancelCommand}).
+   */
   @Override
   public void cancel(RunRef run, String jobId) throws HostException {
     String id = jobId != null ? jobId : findJob(run).orElse(null);
@@ -70,14 +108,72 @@ public final class SlurmBackend implements Backend {
       log.info("{}: run {} has no Slurm job to cancel", transport.describe(), run);
       return;
     }
-    ExecResult result = transport.exec(cancelCommand(run, id), COMMAND_TIMEOUT)
-        .orThrow("cancelling " + run + " on " + transport.describe());
-    String outcome = lastLine(result.stdout());
+    String outcome = cancels.call(new Cancel(run, id));
     if (outcome.startsWith("foreign ")) {
       throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": job " + id
           + " has comment '" + outcome.substring("foreign ".length()) + "', not run " + run + "'s: not cancelled");
     }
     log.info("{}: cancel of run {} (job {}): {}", transport.describe(), run, id, outcome);
+  }
+
+  /** One run's submission. */
+  record Submit(RunRef run, CommandBatch.Command command) {}
+
+  /**
+   * Submissions that arrive together (many comparisons applied at once) share one execution. A
+   * batch cut short fails each of its submissions; a retry finds the jobs that were submitted
+   * ({@link #submitCommand} looks first), so none is submitted twice.
+   */
+  private Map<Submit, ExecResult> submitBatch(List<Submit> batch) throws HostException {
+    ExecResult result = transport.exec(CommandBatch.SCRIPT, CommandBatch.input(batch.stream().map(Submit::command).toList()),
+        COMMAND_TIMEOUT.plus(BATCH_TIME_PER_SUBMIT.multipliedBy(batch.size())))
+        .orThrow("submitting " + batch.size() + " run(s) on " + transport.describe());
+    List<ExecResult> answers = CommandBatch.parse(result.stdout(), batch.size());
+    Map<Submit, ExecResult> byItem = new HashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      if (answers.get(i) != null) {
+        byItem.put(batch.get(i), answers.get(i));
+      }
+    }
+    return byItem;
+  }
+
+  /** One run's job to cancel. */
+  record Cancel(RunRef run, String jobId) {
+    Cancel {
+      if (!jobId.matches("\\d+")) {
+        throw new IllegalArgumentException("not a Slurm job id: " + jobId);
+      }
+    }
+  }
+
+  private Map<Cancel, String> cancelBatch(List<Cancel> batch) throws HostException {
+    ExecResult result = transport.exec(cancelCommand(), cancelInput(batch), COMMAND_TIMEOUT)
+        .orThrow("cancelling " + batch.size() + " job(s) on " + transport.describe());
+    return parseCancels(result.stdout(), batch);
+  }
+
+  /** One line per job: its id, its run's marker, its run's {@code cancel-requested} file, tab-separated. */
+  byte[] cancelInput(List<Cancel> batch) {
+    StringBuilder in = new StringBuilder();
+    for (Cancel c : batch) {
+      String marker = c.run().marker();
+      String file = runDirectory(c.run()).cancelRequested();
+      if ((marker + file).matches("(?s).*[\\t\\n].*")) {
+        throw new IllegalArgumentException("a tab or newline in " + marker + " or " + file);
+      }
+      in.append(c.jobId()).append('\t').append(marker).append('\t').append(file).append('\n');
+    }
+    return in.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  static Map<Cancel, String> parseCancels(String output, List<Cancel> batch) {
+    Map<String, String> byId = new HashMap<>();
+    output.lines().map(String::strip).filter(l -> l.matches("\\d+ .+")).forEach(l -> byId.put(l.substring(0, l.indexOf(' ')),
+        l.substring(l.indexOf(' ') + 1)));
+    Map<Cancel, String> outcomes = new HashMap<>();
+    batch.stream().filter(c -> byId.containsKey(c.jobId())).forEach(c -> outcomes.put(c, byId.get(c.jobId())));
+    return outcomes;
   }
 
   @Override
@@ -118,7 +214,14 @@ public final class SlurmBackend implements Backend {
             "-o", SlurmJob.SQUEUE_FORMAT));
   }
 
-  String submitCommand(RunRef run) {
+  /**
+   * Prints {@code existing <id>} when the run has a job (its job-id file, else a job with its name
+   * whose comment is its marker); else installs from stdin {@code secretBytes} of {@code
+   * secret.env} (none when 0), {@code planBytes} of {@code plan.json} (none when -1) and the rest
+   * as the script, each atomically, then submits and prints the job id. {@code head -c} reads
+   * exactly its count from a pipe, so each file gets its own bytes.
+   */
+  String submitCommand(RunRef run, int secretBytes, int planBytes) {
     RunDirectory dir = runDirectory(run);
     List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
     argv.add("SRT_RUN_ID=" + run.runId());
@@ -132,7 +235,23 @@ public final class SlurmBackend implements Backend {
     String sbatch = Shell.join(argv);
     String jobIdFile = Shell.quote(dir.jobId());
     return "set -e\n"
-        + RunDirectorySetup.fromStdin(dir)
+        + "if [ -s " + jobIdFile + " ]; then\n"
+        + "  IFS= read -r recorded <" + jobIdFile + " || true\n"
+        + "  case $recorded in ''|*[!0-9]*) ;; *) printf 'existing %s\\n' \"$recorded\"; exit 0 ;; esac\n"
+        + "fi\n"
+        // A job submitted without its job-id written (a crash in between) has its script in place:
+        // without one, no job can be this run's and squeue is not asked. SQUEUE_FORMAT: the job
+        // id first, the comment last.
+        + "if [ -e " + Shell.quote(dir.script()) + " ]; then\n"
+        + "  listed=$(" + Shell.join(List.of("squeue", "--states=all", "-h", "--name=" + run.jobName(), "-o", SlurmJob.SQUEUE_FORMAT)) + ")\n"
+        + "  while IFS= read -r line; do\n"
+        + "    if [ \"${line##*|}\" = " + Shell.quote(run.marker()) + " ]; then printf 'existing %s\\n' \"${line%%|*}\"; exit 0; fi\n"
+        + "  done <<<\"$listed\"\n"
+        + "fi\n"
+        + RunDirectorySetup.runDirectory(dir)
+        + (secretBytes > 0 ? "(\numask 077\n" + RunDirectorySetup.installBytes(dir.secretEnv(), secretBytes) + ")\n" : "")
+        + (planBytes >= 0 ? RunDirectorySetup.installBytes(dir.plan(), planBytes) : "")
+        + RunDirectorySetup.installRest(dir.script())
         + "out=$(" + sbatch + ")\n"
         + "id=${out%%;*}\n" // --parsable prints <id> or <id>;<cluster>
         + "printf '%s\\n' \"$id\" >" + Shell.quote(dir.jobId() + ".tmp") + "\n"
@@ -141,28 +260,44 @@ public final class SlurmBackend implements Backend {
   }
 
   /**
-   * Cancels only a job whose comment is the run's marker, so a stale or mistyped job id cannot
-   * cancel someone else's job, after writing the run's {@code cancel-requested} marker. Prints
-   * {@code gone}, {@code cancelled} or {@code foreign <comment>}.
+   * Cancels the jobs named on stdin ({@link #cancelInput}), each only if its comment is its run's
+   * marker, so a stale or mistyped job id cannot cancel someone else's job, after writing the
+   * run's {@code cancel-requested} marker: one {@code squeue} and one {@code scancel} for all.
+   * Prints {@code <id> gone}, {@code <id> cancelled} or {@code <id> foreign <comment>} per job.
    */
-  String cancelCommand(RunRef run, String jobId) {
-    if (!jobId.matches("\\d+")) {
-      throw new IllegalArgumentException("not a Slurm job id: " + jobId);
-    }
-    return "id=" + Shell.quote(jobId) + "\n"
-        + "if ! comment=$(squeue --states=all -h -j \"$id\" -o %k 2>&1); then\n"
-        + "  case $comment in *'Invalid job id'*) echo gone; exit 0 ;; esac\n"
-        + "  printf 'squeue: %s\\n' \"$comment\" >&2; exit 1\n"
-        + "fi\n"
-        + "[ -n \"$comment\" ] || { echo gone; exit 0; }\n"
-        + "[ \"$comment\" = " + Shell.quote(run.marker()) + " ] || { printf 'foreign %s\\n' \"$comment\"; exit 0; }\n"
-        // The job's script reads the marker on exit: a cancel stays a cancel even if its TERM trap fails.
-        + ": >" + Shell.quote(runDirectory(run).cancelRequested()) + " 2>/dev/null || true\n"
-        + "if ! out=$(scancel \"$id\" 2>&1); then\n"
-        + "  case $out in *'Invalid job id'*|*'already completing or completed'*) ;;\n"
-        + "    *) printf 'scancel: %s\\n' \"$out\" >&2; exit 1 ;; esac\n"
-        + "fi\n"
-        + "echo cancelled\n";
+  static String cancelCommand() {
+    return """
+        declare -A want=() file=() comment=()
+        ids=''
+        while IFS=$'\\t' read -r id marker path; do
+          case $id in ''|*[!0-9]*) continue ;; esac
+          want[$id]=$marker file[$id]=$path ids+=${ids:+,}$id
+        done
+        [ -n "$ids" ] || exit 0
+        if ! listed=$(squeue --states=all -h -j "$ids" -o '%i|%k' 2>&1); then
+          case $listed in *'Invalid job id'*) listed='' ;; *) printf 'squeue: %s\\n' "$listed" >&2; exit 1 ;; esac
+        fi
+        while IFS= read -r line; do
+          case $line in [0-9]*'|'*) comment[${line%%|*}]=${line#*|} ;; esac
+        done <<<"$listed"
+        cancel=()
+        for id in "${!want[@]}"; do
+          if [ -z "${comment[$id]-}" ]; then printf '%s gone\\n' "$id"; continue; fi
+          if [ "${comment[$id]}" != "${want[$id]}" ]; then printf '%s foreign %s\\n' "$id" "${comment[$id]}"; continue; fi
+          # The job's script reads the marker on exit: a cancel stays a cancel even if its TERM trap fails.
+          : >"${file[$id]}" 2>/dev/null || true
+          cancel+=("$id")
+        done
+        [ "${#cancel[@]}" -gt 0 ] || exit 0
+        if ! out=$(scancel "${cancel[@]}" 2>&1); then
+          while IFS= read -r line; do
+            case $line in ''|*'Invalid job id'*|*'already completing or completed'*) ;;
+              *) printf 'scancel: %s\\n' "$out" >&2; exit 1 ;;
+            esac
+          done <<<"$out"
+        fi
+        printf '%s cancelled\\n' "${cancel[@]}"
+        """;
   }
 
   private static String lastLine(String text) {

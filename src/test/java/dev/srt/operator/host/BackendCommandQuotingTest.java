@@ -78,11 +78,34 @@ class BackendCommandQuotingTest {
     ClusterObserverTest.assertNothingInjected(tmp);
   }
 
+  /** secret.env, plan.json and the script travel on one stdin; each file gets exactly its own bytes. */
+  @Test
+  void slurmSubmitSplitsOneStdinIntoTheRunsFiles() throws Exception {
+    fake("squeue", "exit 0");
+    SlurmBackend slurm = new SlurmBackend(transport, workDir);
+    RunDirectory dir = slurm.runDirectory(run);
+    SecretEnvFile secrets = SecretEnvFile.of(java.util.Map.of("TOKEN", "t\u00e9\nx"));
+    String plan = "{\"arm\":\"\u00e9\"}\n";
+    String script = "#!/bin/bash\necho 'job \u00e9'\n";
+
+    assertThat(slurm.submit(run, new RunFiles(script, plan, secrets))).isEqualTo(new Submission("4242", false));
+
+    assertThat(Files.readAllBytes(Path.of(dir.secretEnv()))).isEqualTo(secrets.content());
+    assertThat(Files.readString(Path.of(dir.plan()))).isEqualTo(plan);
+    assertThat(Files.readString(Path.of(dir.script()))).isEqualTo(script);
+    assertThat(Files.getPosixFilePermissions(Path.of(dir.secretEnv()))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(transport.execCount()).isEqualTo(1);
+  }
+
   @Test
   void slurmSubmitFindsAJobByNameAndMarkerWhenJobIdWasNotWritten() throws Exception {
     fake("squeue", "printf '%s\\n' '900|RUNNING|None|" + run.jobName() + "|srt-operator:someone/else/x/r1' "
         + Shell.quote("901|PENDING|Priority|" + run.jobName() + "|" + run.marker()));
-    Submission found = new SlurmBackend(transport, workDir).submit(run, "#!/bin/bash\n");
+    // A crash between sbatch and writing job-id: the script is in place, job-id is not.
+    SlurmBackend slurm = new SlurmBackend(transport, workDir);
+    Files.createDirectories(Path.of(slurm.runDirectory(run).path()));
+    Files.writeString(Path.of(slurm.runDirectory(run).script()), "#!/bin/bash\n");
+    Submission found = slurm.submit(run, "#!/bin/bash\n");
     assertThat(found).isEqualTo(new Submission("901", true));
     assertThat(argvLog).doesNotExist();
   }
@@ -109,18 +132,18 @@ class BackendCommandQuotingTest {
   @Test
   void slurmOutputPathEscapesPercentForSbatch() {
     SlurmBackend slurm = new SlurmBackend(transport, "/w/100%");
-    assertThat(slurm.submitCommand(run)).contains(Shell.quote("--output=/w/100%%/default/cmp/"));
+    assertThat(slurm.submitCommand(run, 0, -1)).contains(Shell.quote("--output=/w/100%%/default/cmp/"));
   }
 
   @Test
   void slurmCancelCancelsOnlyAJobThatCarriesTheRunsMarker() throws Exception {
-    fake("squeue", "echo " + Shell.quote(run.marker()));
+    fake("squeue", "echo " + Shell.quote("4242|" + run.marker()));
     SlurmBackend slurm = new SlurmBackend(transport, workDir);
     slurm.cancel(run, "4242");
     assertThat(recordedArgv()).containsExactly("scancel", "4242");
 
     Files.delete(argvLog);
-    fake("squeue", "echo 'srt-operator:other/run/a/r2'");
+    fake("squeue", "echo '4242|srt-operator:other/run/a/r2'");
     assertThatThrownBy(() -> slurm.cancel(run, "4242"))
         .isInstanceOfSatisfying(HostException.class,
             e -> assertThat(e.kind()).isEqualTo(HostException.Kind.COMMAND_FAILED));
@@ -132,7 +155,7 @@ class BackendCommandQuotingTest {
 
     // Without an id, the job is found by name and marker, as a repeated submit would.
     fake("squeue", "case \"$*\" in *--name=*) echo " + Shell.quote("77|RUNNING|None|" + run.jobName() + "|" + run.marker())
-        + " ;; *) echo " + Shell.quote(run.marker()) + " ;; esac");
+        + " ;; *) echo " + Shell.quote("77|" + run.marker()) + " ;; esac");
     slurm.cancel(run, null);
     assertThat(recordedArgv()).containsExactly("scancel", "77");
     assertThatThrownBy(() -> slurm.cancel(run, "42; reboot")).isInstanceOf(IllegalArgumentException.class);

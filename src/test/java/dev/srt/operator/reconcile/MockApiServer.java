@@ -23,7 +23,7 @@ import java.util.Queue;
  * (discovery documents, reviews) that the CRUD part cannot answer. The one accepted stand-in: no
  * kube-apiserver can be had here, and the mock enforces neither schemas nor CEL.
  */
-final class MockApiServer implements AutoCloseable {
+public final class MockApiServer implements AutoCloseable {
   /**
    * The mock logs every request at INFO through java.util.logging (hundreds of KB per CI run);
    * held in a field because JUL keeps loggers only weakly, and a collected one forgets its level.
@@ -36,10 +36,10 @@ final class MockApiServer implements AutoCloseable {
     return logger;
   }
 
-  final KubernetesMockServer server;
-  final KubernetesClient client;
+  public final KubernetesMockServer server;
+  public final KubernetesClient client;
 
-  MockApiServer() {
+  public MockApiServer() {
     Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
     server = new KubernetesMockServer(new Context(), new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
     server.init();
@@ -55,7 +55,7 @@ final class MockApiServer implements AutoCloseable {
   }
 
   /** A kubeconfig (YAML text) for clients outside this JVM: kubectl, the operator process. */
-  String kubeconfig(String namespace) {
+  public String kubeconfig(String namespace) {
     return """
         apiVersion: v1
         kind: Config

@@ -18,6 +18,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.SlurmBackend;
+import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Examples;
 import dev.srt.operator.base.Mode;
@@ -250,20 +251,47 @@ class SecretEnvironmentTest {
     final List<String> commands = new ArrayList<>();
     final List<byte[]> stdins = new ArrayList<>();
     String lookupAnswer = "";
+    String sbatchAnswer = "4242\n";
 
     /** Records every command line and its stdin; answers the lookup with {@link #lookupAnswer}. */
     final Transport transport = new Transport() {
       @Override
       public ExecResult exec(String commandLine, byte[] stdin, Duration timeout) {
+        if (commandLine.contains("head -c \"$clen\"")) {
+          return batch(stdin, timeout);
+        }
         commands.add(commandLine);
         stdins.add(stdin);
         if (commandLine.contains("sbatch")) {
-          return new ExecResult(0, "4242\n", "");
+          return new ExecResult(0, sbatchAnswer, "");
         }
         if (commandLine.contains("setsid")) {
           return new ExecResult(0, "pid=777\n", "");
         }
         return new ExecResult(0, commandLine.contains("secret.env") ? "" : lookupAnswer, "");
+      }
+
+      /** A batch of commands (the Slurm backend's submissions): each recorded and answered as if run alone. */
+      private ExecResult batch(byte[] in, Duration timeout) {
+        StringBuilder answers = new StringBuilder();
+        int at = 0;
+        for (int i = 0; at < in.length; i++) {
+          int eol = at;
+          while (in[eol] != '\n') {
+            eol++;
+          }
+          String[] lengths = new String(in, at, eol - at, StandardCharsets.US_ASCII).split(" ");
+          int commandEnd = eol + 1 + Integer.parseInt(lengths[0]);
+          int stdinEnd = commandEnd + Integer.parseInt(lengths[1]);
+          ExecResult r = exec(new String(in, eol + 1, commandEnd - eol - 1, StandardCharsets.UTF_8),
+              java.util.Arrays.copyOfRange(in, commandEnd, stdinEnd), timeout);
+          java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+          answers.append("R ").append(i).append(' ').append(r.exitCode()).append(" o")
+              .append(b64.encodeToString(r.stdout().getBytes(StandardCharsets.UTF_8))).append(" e")
+              .append(b64.encodeToString(r.stderr().getBytes(StandardCharsets.UTF_8))).append('\n');
+          at = stdinEnd;
+        }
+        return new ExecResult(0, answers + "END\n", "");
       }
 
       @Override
@@ -296,10 +324,22 @@ class SecretEnvironmentTest {
       assertWrittenThenStarted("setsid");
     }
 
+    /** One command: the lookup, then secret.env from the head of stdin, then the script, then sbatch. */
     @Test
     void slurmWritesTheFileFromStdinBeforeSbatch() throws HostException {
       new SlurmBackend(transport, "/work").submit(run, "#!/bin/bash\n", secrets);
-      assertWrittenThenStarted("sbatch");
+      assertThat(commands).hasSize(1);
+      String submit = commands.get(0);
+      assertThat(submit).contains("umask 077", "mkdir -p -m 0700 -- /work/bench/cmp/arm/r0000abcd",
+          "chmod 0700 -- /work/bench/cmp/arm/r0000abcd", "chmod 0600 \"$tmp\"",
+          "head -c " + secrets.content().length + " >\"$tmp\"", "mv -f -- \"$tmp\" /work/bench/cmp/arm/r0000abcd/secret.env")
+          .doesNotContain("s3cr3t", "0755");
+      assertThat(submit.indexOf("existing")).isLessThan(submit.indexOf("secret.env"));
+      assertThat(submit.indexOf("secret.env")).isLessThan(submit.indexOf("mv -f -- \"$tmp\" /work/bench/cmp/arm/r0000abcd/job.sbatch"))
+          .isLessThan(submit.indexOf("sbatch --parsable"));
+      byte[] in = stdins.get(0);
+      assertThat(java.util.Arrays.copyOf(in, secrets.content().length)).isEqualTo(secrets.content());
+      assertThat(new String(in, StandardCharsets.UTF_8)).endsWith("#!/bin/bash\n");
     }
 
     private void assertWrittenThenStarted(String starter) {
@@ -318,9 +358,10 @@ class SecretEnvironmentTest {
     void aRunThatWasAlreadyStartedGetsNothingWritten() throws HostException {
       lookupAnswer = "777";
       assertThat(new DirectBackend(transport, "/work").submit(run, "#!/bin/bash\n", secrets).alreadyExisted()).isTrue();
-      lookupAnswer = "job-id 4242\n";
-      assertThat(new SlurmBackend(transport, "/work").submit(run, "#!/bin/bash\n", secrets).alreadyExisted()).isTrue();
-      assertThat(commands).hasSize(2).noneMatch(c -> c.contains("secret.env"));
+      assertThat(commands).hasSize(1).noneMatch(c -> c.contains("secret.env"));
+      // Slurm: the lookup and the writes are one command, which ends at the lookup (see slurmWritesTheFileFromStdinBeforeSbatch).
+      sbatchAnswer = "existing 4242\n";
+      assertThat(new SlurmBackend(transport, "/work").submit(run, "#!/bin/bash\n", secrets)).isEqualTo(new Submission("4242", true));
     }
 
     @Test
