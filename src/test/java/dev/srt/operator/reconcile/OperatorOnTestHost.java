@@ -103,6 +103,13 @@ final class OperatorOnTestHost implements AutoCloseable {
    * {@code spec.arms}, indented by two), one worker per arm, run in declared order.
    */
   RouterComparison comparison(String name, String cluster, String armsYaml) {
+    return comparison(name, cluster, armsYaml, Map.of());
+  }
+
+  /** {@link #comparison(String, String, String)} with {@code backendEnv} in every engine's environment. */
+  RouterComparison comparison(String name, String cluster, String armsYaml, Map<String, String> backendEnv) {
+    StringBuilder env = new StringBuilder("{");
+    backendEnv.forEach((k, v) -> env.append(env.length() > 1 ? ", " : "").append(k).append(": \"").append(v).append('"'));
     String yaml = """
         apiVersion: srt.dev/v1alpha1
         kind: RouterComparison
@@ -114,6 +121,7 @@ final class OperatorOnTestHost implements AutoCloseable {
           backend:
             type: sglang
             args: {tensor-parallel-size: 4, page-size: 64, enable-metrics: true}
+            env: %s}
             kvEvents: {publisher: zmq, topic: kv-events}
           dynamo:
             hash: 4dca1626b2708383514fcd65ac816ba7429c05a4
@@ -126,7 +134,7 @@ final class OperatorOnTestHost implements AutoCloseable {
             args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 1024}
           execution: {order: declared}
           arms:
-        %s""".formatted(name, cluster, armsYaml.indent(2));
+        %s""".formatted(name, cluster, env, armsYaml.indent(2));
     LoadedResources r = LoadedResources.parse(name + ".yaml", yaml);
     assertThat(r.hasErrors()).as(r.problems() + "\n" + yaml).isFalse();
     RouterComparison rc = r.comparisons().get(0);
@@ -208,6 +216,15 @@ final class OperatorOnTestHost implements AutoCloseable {
       }
     }
     return busy;
+  }
+
+  /** Whether something on this machine listens on {@code port}. */
+  static boolean listens(int port) {
+    try {
+      return !listening(List.of(port)).isEmpty();
+    } catch (Exception e) {
+      throw new IllegalStateException("ss -ltn", e);
+    }
   }
 
   /** Slurm's state of job {@code jobId} (COMPLETED, FAILED, CANCELLED, ...; finished jobs stay listed for an hour). */
