@@ -39,7 +39,7 @@ class DeleteInEachPhaseIT {
       leaseHolder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
     if (gpuHog != null) {
-      OperatorEndToEndIT.run(List.of("scancel", gpuHog));
+      EmulatedSlurmHost.run(List.of("scancel", gpuHog));
     }
     if (host != null) {
       host.close();
@@ -63,12 +63,12 @@ class DeleteInEachPhaseIT {
     assertThat(leaseFree(lease)).as("nothing of the queued run took the lease once it was free").isTrue();
 
     // Submitted (Slurm): the job pends behind a job holding every GPU of the partition.
-    gpuHog = OperatorEndToEndIT.run(List.of("sbatch", "--parsable", "-p", TestHosts.slurmPartition(), "--gres=gpu:8", "-J", "srt-fault-gpu-hog",
+    gpuHog = EmulatedSlurmHost.run(List.of("sbatch", "--parsable", "-p", TestHosts.slurmPartition(), "--gres=gpu:8", "-J", "srt-fault-gpu-hog",
         "-o", "/dev/null", "--wrap", "sleep 300")).strip();
     await().atMost(Duration.ofSeconds(30)).until(() -> OperatorOnTestHost.jobState(gpuHog).equals("RUNNING"));
     assertNothingLeft(deleteWhen("submitted", "slurm-box", Map.of(),
         a -> a.phase.equals(ArmPhase.Submitted.name()) && a.message != null && a.message.startsWith("pending")), true);
-    OperatorEndToEndIT.run(List.of("scancel", gpuHog));
+    EmulatedSlurmHost.run(List.of("scancel", gpuHog));
     gpuHog = null;
 
     // Starting (Slurm): the engine is up but never healthy within the test.

@@ -9,7 +9,6 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -30,26 +29,21 @@ import java.util.function.Predicate;
  */
 final class OperatorOnTestHost implements AutoCloseable {
   static final String NS = "faults";
-  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
   /** The ports a one-worker arm of {@link #comparison} listens on (engine, gRPC, sidecar, router, etcd, KV events, NCCL). */
   static final List<Integer> ARM_PORTS = List.of(2379, 2380, 5200, 6100, 7500, 8000, 17500, 50051);
 
   final MockApiServer api;
   final KubernetesClient client;
   final Path base;
+  private final EmulatedSlurmHost emulated;
   private final SrtOperator operator;
 
-  private OperatorOnTestHost(Path base) throws Exception {
-    this.base = base;
-    OperatorEndToEndIT.run(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
-        "--state", base.resolve("emulator/state").toString()));
+  private OperatorOnTestHost(EmulatedSlurmHost emulated) throws Exception {
+    this.emulated = emulated;
+    this.base = emulated.base;
     api = new MockApiServer();
     client = api.client;
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("test-host-ssh").withNamespace(NS).endMetadata()
-        .withData(Map.of("id_ed25519", OperatorEndToEndIT.b64(Files.readAllBytes(ssh.keyFile())),
-            "known_hosts", OperatorEndToEndIT.b64(Files.readAllBytes(ssh.knownHostsFile()))))
-        .build()).create();
+    EmulatedSlurmHost.createSshSecret(client, NS, "test-host-ssh");
     operator = new SrtOperator(client, new ClusterConnections(client, new SimpleMeterRegistry()), new SimpleMeterRegistry(),
         new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500), new ClusterPolicy(false)));
     operator.start();
@@ -58,8 +52,8 @@ final class OperatorOnTestHost implements AutoCloseable {
   /** Requires the test sshd and Slurm, installs the shims under {@code /tmp/<prefix>…} and starts the operator. */
   static OperatorOnTestHost start(String prefix) throws Exception {
     TestHosts.requireSlurm();
-    assertThat(JAR).as("the shaded jar (mvn package) runs the emulator").exists();
-    return new OperatorOnTestHost(Files.createTempDirectory(Path.of("/tmp"), prefix));
+    assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the emulator").exists();
+    return new OperatorOnTestHost(EmulatedSlurmHost.install(prefix));
   }
 
   /** Creates GpuCluster {@code name} ({@code slurm} or {@code direct}) with {@code env}, work directory {@code <base>/work-<name>}. */
@@ -85,7 +79,7 @@ final class OperatorOnTestHost implements AutoCloseable {
           path: [%s]
           env: %s}
           pollInterval: 500ms
-        """.formatted(name, mode, ssh.host(), ssh.port(), ssh.user(), workDir(name), base.resolve("emulator/bin"), envYaml)
+        """.formatted(name, mode, ssh.host(), ssh.port(), ssh.user(), workDir(name), emulated.emulatorBin(), envYaml)
         + (mode.equals("slurm") ? "  slurm: {partition: " + TestHosts.slurmPartition() + ", timeLimit: \"00:10:00\"}\n" : "");
     LoadedResources r = LoadedResources.parse(name + ".yaml", yaml);
     assertThat(r.problems()).as(yaml).isEmpty();
@@ -208,7 +202,7 @@ final class OperatorOnTestHost implements AutoCloseable {
 
   /** Which of {@code ports} something on this machine listens on (ss -ltn). */
   static List<Integer> listening(List<Integer> ports) throws Exception {
-    String out = OperatorEndToEndIT.run(List.of("ss", "-ltnH"));
+    String out = EmulatedSlurmHost.run(List.of("ss", "-ltnH"));
     List<Integer> busy = new ArrayList<>();
     for (int port : ports) {
       if (out.lines().anyMatch(l -> l.split("\\s+").length > 3 && l.split("\\s+")[3].endsWith(":" + port))) {
@@ -229,10 +223,10 @@ final class OperatorOnTestHost implements AutoCloseable {
 
   /** Slurm's state of job {@code jobId} (COMPLETED, FAILED, CANCELLED, ...; finished jobs stay listed for an hour). */
   static String jobState(String jobId) throws Exception {
-    return OperatorEndToEndIT.run(List.of("squeue", "--states=all", "-h", "-j", jobId, "-o", "%T")).strip();
+    return EmulatedSlurmHost.run(List.of("squeue", "--states=all", "-h", "-j", jobId, "-o", "%T")).strip();
   }
 
-  /** The operator's log of what happened, for assertion messages: statuses of every comparison. */
+  /** Every comparison's arms with their phase and message, for assertion messages. */
   String diagnostics() {
     StringBuilder out = new StringBuilder();
     for (RouterComparison rc : client.resources(RouterComparison.class).inNamespace(NS).list().getItems()) {
@@ -250,10 +244,7 @@ final class OperatorOnTestHost implements AutoCloseable {
       operator.close();
     } finally {
       api.close();
-      // SRT_KEEP_E2E=1 keeps the run directories for a look after a failure.
-      if (System.getenv("SRT_KEEP_E2E") == null) {
-        OperatorEndToEndIT.run(List.of("rm", "-rf", base.toString()));
-      }
+      emulated.remove();
     }
   }
 }
