@@ -152,15 +152,36 @@ srt_start() {
   srt_event process-started name "$name" role "$role" pid:= "$pid" log "$log"
 }
 
+# srt_exit_text CODE: "code N", and for N > 128 the signal it stands for (bash and srun report a
+# process killed by signal S as 128 + S), so that a status says a process was killed.
+srt_exit_text() {
+  local sig
+  if [ "$1" -gt 128 ] && sig=$(kill -l "$1" 2>/dev/null); then
+    printf 'code %s (signal %s, %s)' "$1" "$(($1 - 128))" "$sig"
+  else
+    printf 'code %s' "$1"
+  fi
+}
+
+# srt_last_words NAME LOG: the last line of LOG's end that starts with "NAME: " (a supervisor's
+# account of which of its processes ended: srun may write after it), else LOG's last line.
+srt_last_words() {
+  local said
+  said=$(tail -n 200 -- "$2" 2>/dev/null | awk -v p="$1: " 'index($0, p) == 1 { l = $0 } END { print l }' || true)
+  if [ -z "$said" ]; then said=$(tail -n 1 -- "$2" 2>/dev/null || true); fi
+  printf '%s' "$said"
+}
+
 # Fails the run when a started process has ended: serving processes must outlive the benchmark.
 srt_check_alive() {
-  local i code
+  local i code name
   for i in "${!SRT_PIDS[@]}"; do
     if ! kill -0 "${SRT_PIDS[$i]}" 2>/dev/null; then
       code=0
+      name=${SRT_NAMES[$i]}
       wait "${SRT_PIDS[$i]}" || code=$?
-      srt_event process-exited name "${SRT_NAMES[$i]}" code:= "$code"
-      srt_fail ProcessExited "${SRT_NAMES[$i]} exited with code $code: $(tail -n 1 "logs/${SRT_NAMES[$i]}.log" 2>/dev/null || true) (see logs/${SRT_NAMES[$i]}.log)"
+      srt_event process-exited name "$name" code:= "$code" pid:= "${SRT_PIDS[$i]}"
+      srt_fail ProcessExited "$name exited with $(srt_exit_text "$code"), pid ${SRT_PIDS[$i]}: $(srt_last_words "$name" "logs/$name.log") (see logs/$name.log)"
     fi
   done
 }
@@ -348,9 +369,12 @@ srt_run_benchmark() {
     sleep 0.5
   done
   wait "$pid" || code=$?
-  srt_event process-exited name benchmark code:= "$code"
+  srt_event process-exited name benchmark code:= "$code" pid:= "$pid"
+  # A server that ended while the benchmark ran is the cause of whatever the benchmark made of it
+  # (it may have failed, or counted the failed requests and exited 0, before the loop looked).
+  srt_check_alive
   if [ "$code" -ne 0 ]; then
-    srt_fail BenchmarkFailed "the benchmark exited with code $code: $(tail -n 1 "$log" 2>/dev/null || true) (see $log)"
+    srt_fail BenchmarkFailed "the benchmark exited with $(srt_exit_text "$code"), pid $pid: $(tail -n 1 -- "$log" 2>/dev/null || true) (see $log)"
   fi
 }
 
@@ -506,6 +530,16 @@ ENGINE_ARGV=("${@:1:ENGINE_ARGC}")
 SIDECAR_ARGV=("${@:ENGINE_ARGC+1}")
 ENGINE_PID=""
 SIDECAR_PID=""
+# "code N", and for N > 128 the signal it stands for (a process killed by signal S ends with
+# 128 + S): the run's status then says that the engine was killed, not that it failed.
+exit_text() {
+  local sig
+  if [ "$1" -gt 128 ] && sig=$(kill -l "$1" 2>/dev/null); then
+    printf 'code %s (signal %s, %s)' "$1" "$(($1 - 128))" "$sig"
+  else
+    printf 'code %s' "$1"
+  fi
+}
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
@@ -546,10 +580,11 @@ SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0
 wait -n "${ENGINE_PID}" "${SIDECAR_PID}" || status=$?
+# The run's script quotes this line (its last one starting with "$NAME: ") when the worker ends.
 if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
-  echo "$NAME: engine exited with code $status (see $ENGINE_LOG); stopping the sidecar"
+  echo "$NAME: engine exited with $(exit_text "$status"), pid $ENGINE_PID (see $ENGINE_LOG); stopping the sidecar"
 else
-  echo "$NAME: sidecar exited with code $status (see $SIDECAR_LOG); stopping the engine"
+  echo "$NAME: sidecar exited with $(exit_text "$status"), pid $SIDECAR_PID (see $SIDECAR_LOG); stopping the engine"
 fi
 if [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"

@@ -20,6 +20,16 @@ ENGINE_ARGV=("${@:1:ENGINE_ARGC}")
 SIDECAR_ARGV=("${@:ENGINE_ARGC+1}")
 ENGINE_PID=""
 SIDECAR_PID=""
+# "code N", and for N > 128 the signal it stands for (a process killed by signal S ends with
+# 128 + S): the run's status then says that the engine was killed, not that it failed.
+exit_text() {
+  local sig
+  if [ "$1" -gt 128 ] && sig=$(kill -l "$1" 2>/dev/null); then
+    printf 'code %s (signal %s, %s)' "$1" "$(($1 - 128))" "$sig"
+  else
+    printf 'code %s' "$1"
+  fi
+}
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
@@ -60,10 +70,11 @@ SIDECAR_PID=$!
 echo "$NAME: gRPC port $GRPC_PORT is up; sidecar started (pid $SIDECAR_PID)"
 status=0
 wait -n "${ENGINE_PID}" "${SIDECAR_PID}" || status=$?
+# The run's script quotes this line (its last one starting with "$NAME: ") when the worker ends.
 if ! kill -0 "$ENGINE_PID" 2>/dev/null; then
-  echo "$NAME: engine exited with code $status (see $ENGINE_LOG); stopping the sidecar"
+  echo "$NAME: engine exited with $(exit_text "$status"), pid $ENGINE_PID (see $ENGINE_LOG); stopping the sidecar"
 else
-  echo "$NAME: sidecar exited with code $status (see $SIDECAR_LOG); stopping the engine"
+  echo "$NAME: sidecar exited with $(exit_text "$status"), pid $SIDECAR_PID (see $SIDECAR_LOG); stopping the engine"
 fi
 if [ "$status" -eq 0 ]; then status=1; fi
 exit "$status"

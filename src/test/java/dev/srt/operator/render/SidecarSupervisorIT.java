@@ -64,6 +64,18 @@ class SidecarSupervisorIT {
   }
 
   @Test
+  void aKilledEngineIsNamedWithItsSignalAndPid() throws Exception {
+    int port = freePort();
+    List<String> engine = List.of("python3", "-c", "import os,socket,time\nopen('engine.pid','w').write(str(os.getpid()))\n"
+        + "s=socket.socket()\ns.bind(('127.0.0.1'," + port + "))\ns.listen(8)\ntime.sleep(1)\nos.kill(os.getpid(), 9)");
+    Bash.Result r = supervise(engine, sidecar("time.sleep(600)"), port, 30);
+    assertThat(r.code()).isEqualTo(137);
+    String pid = Files.readString(dir.resolve("engine.pid")).trim();
+    assertThat(r.output()).contains("worker-0: engine exited with code 137 (signal 9, KILL), pid " + pid
+        + " (see engine.log); stopping the sidecar");
+  }
+
+  @Test
   void engineDyingBeforeItsPortBindsFailsWithoutStartingTheSidecar() throws Exception {
     int port = freePort();
     Bash.Result r = supervise(List.of("python3", "-c", "raise SystemExit(7)"), sidecar(""), port, 30);
