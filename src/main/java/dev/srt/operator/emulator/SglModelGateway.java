@@ -43,8 +43,14 @@ public final class SglModelGateway implements EmulatedProcess {
     public static Options parse(List<String> argv, PrintStream err) {
       ArgParser.Parsed a = new ArgParser(PROGRAM)
           .list("--worker-urls")
-          .value("--host", "--port", "--policy", "--prometheus-port", "--prometheus-host")
-          .value("--cache-threshold", "--balance-abs-threshold", "--balance-rel-threshold")
+          .value("--host")
+          .value("--port")
+          .value("--policy")
+          .value("--prometheus-port")
+          .value("--prometheus-host")
+          .value("--cache-threshold")
+          .value("--balance-abs-threshold")
+          .value("--balance-rel-threshold")
           .parse(argv);
       a.reportIgnored(PROGRAM, err);
       String policy = a.get("--policy", "cache_aware");
