@@ -142,14 +142,18 @@ class SglModelGatewayFrontendTest {
   void aPrefillDecodeTopologyIsRefused() {
     String disagg = gatewayOnly().replace("resources: {aggNodes: 1, aggWorkers: 8, gpusPerWorker: 1}",
         "resources: {prefillNodes: 1, decodeNodes: 1, prefillWorkers: 1, decodeWorkers: 1, gpusPerPrefill: 4, gpusPerDecode: 4}");
-    assertThat(errors(disagg, "  gpusPerNode: 8\n")).extracting(Problem::message).contains("frontend.type: sgl-model-gateway routes an aggregate "
+    assertThat(errors(disagg, "")).extracting(Problem::message).contains("frontend.type: sgl-model-gateway routes an aggregate "
         + "worker pool only; srt-operator plans it over the topology's --worker-urls, not its --pd-disaggregation form "
         + "(remove the prefill/decode resources)");
   }
 
   private static String example() {
+    return read(EXAMPLE);
+  }
+
+  private static String read(Path file) {
     try {
-      return Files.readString(EXAMPLE);
+      return Files.readString(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -166,18 +170,10 @@ class SglModelGatewayFrontendTest {
     return yaml.substring(0, yaml.indexOf("  - name: dynamo-kv\n")) + yaml.substring(yaml.indexOf("  execution:"));
   }
 
+  /** The problems of {@code comparison} on the example direct cluster with {@code clusterSpec} added to its spec. */
   private static List<Problem> problems(String comparison, String clusterSpec) {
-    String cluster = """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec:
-          mode: direct
-          transport: local
-          workDir: /scratch/srt
-        """ + clusterSpec;
-    LoadedResources r = LoadedResources.parse("inline.yaml", comparison + "\n---\n" + cluster);
-    return r.problems();
+    String cluster = read(Examples.DIRECT_CLUSTER) + clusterSpec;
+    return LoadedResources.parse("inline.yaml", comparison + "\n---\n" + cluster).problems();
   }
 
   private static List<Problem> errors(String comparison, String clusterSpec) {
