@@ -10,7 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.type in ['sgl-router', 'dynamo']", message = "must be sgl-router or dynamo", fieldPath = ".type")
+@ValidationRule(value = "self.type in ['sgl-router', 'dynamo', 'sgl-model-gateway']", message = "must be sgl-router, dynamo or sgl-model-gateway",
+    fieldPath = ".type")
 @ValidationRule(value = "!(has(self.binary) && has(self.source))", message = "set at most one of binary and source", fieldPath = ".source")
 @ValidationRule(value = "self.type == 'sgl-router' || (!has(self.binary) && !has(self.source))",
     message = "binary and source are only for frontend.type: sgl-router (Dynamo comes from spec.dynamo)", fieldPath = ".type")
@@ -23,8 +24,9 @@ import java.util.Map;
  */
 public class FrontendSpec {
   /**
-   * Router kind: sgl-router (SGLang's experimental Rust router over static workers) or dynamo
-   * (python -m dynamo.frontend).
+   * Router kind: sgl-router (SGLang's experimental Rust router over static workers), dynamo
+   * (python -m dynamo.frontend) or sgl-model-gateway (the SGLang Model Gateway, python -m
+   * sglang_router.launch_router, over the same static workers; srtctl's frontend.type: sglang).
    */
   @Required
   @Size(max = Limits.MAX_WORD)

@@ -11,6 +11,7 @@ import dev.srt.operator.emulator.EtcdServer;
 import dev.srt.operator.emulator.JavaLauncher;
 import dev.srt.operator.emulator.NatsServer;
 import dev.srt.operator.emulator.ProcessLifecycle;
+import dev.srt.operator.emulator.SglModelGateway;
 import dev.srt.operator.emulator.SglRouter;
 import dev.srt.operator.emulator.SglangWorker;
 import dev.srt.operator.emulator.ShimInstaller;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Unmatched;
     subcommands = {
       EmulateCommand.Worker.class,
       EmulateCommand.Router.class,
+      EmulateCommand.Gateway.class,
       EmulateCommand.Frontend.class,
       EmulateCommand.Sidecar.class,
       EmulateCommand.Etcd.class,
@@ -89,6 +91,14 @@ public final class EmulateCommand implements Runnable {
     @Override
     public Integer call() {
       return serve("sgl-router", () -> new SglRouter(SglRouter.Options.parse(args, System.err)));
+    }
+  }
+
+  @Command(name = "sgl-model-gateway", description = "python3 -m sglang_router.launch_router (the SGLang Model Gateway).")
+  static final class Gateway extends Program {
+    @Override
+    public Integer call() {
+      return serve("sglang_router.launch_router", () -> new SglModelGateway(SglModelGateway.Options.parse(args, System.err), env));
     }
   }
 

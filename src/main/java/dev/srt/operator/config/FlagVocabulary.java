@@ -22,9 +22,11 @@ public final class FlagVocabulary {
   public static final String BENCH_SERVING = "sglang-bench-serving";
   public static final String AIPERF = "aiperf-profile";
 
-  private static final Map<String, Set<String>> LISTS = Map.of(
-      SGLANG_SERVER, load(SGLANG_SERVER), SGL_ROUTER, load(SGL_ROUTER), DYNAMO_FRONTEND, load(DYNAMO_FRONTEND),
-      DYNAMO_SIDECAR, load(DYNAMO_SIDECAR), BENCH_SERVING, load(BENCH_SERVING), AIPERF, load(AIPERF));
+  /**
+   * Loaded on first use, from {@code flags/<program>.txt}: a router kind names its program's list
+   * in its own class, so that adding one needs no entry here.
+   */
+  private static final Map<String, Set<String>> LISTS = new java.util.concurrent.ConcurrentHashMap<>();
 
   private FlagVocabulary() {}
 
@@ -34,11 +36,7 @@ public final class FlagVocabulary {
   }
 
   public static Set<String> flags(String program) {
-    Set<String> flags = LISTS.get(program);
-    if (flags == null) {
-      throw new IllegalArgumentException("no flag list for " + program);
-    }
-    return flags;
+    return LISTS.computeIfAbsent(program, FlagVocabulary::load);
   }
 
   /** Warnings for user flags (keys without --) the program does not have. */
@@ -72,7 +70,7 @@ public final class FlagVocabulary {
   private static Set<String> load(String name) {
     try (InputStream in = FlagVocabulary.class.getResourceAsStream("flags/" + name + ".txt")) {
       if (in == null) {
-        throw new IllegalStateException("missing flag list " + name);
+        throw new IllegalArgumentException("no flag list for " + name);
       }
       Set<String> flags = new HashSet<>();
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {

@@ -27,6 +27,14 @@ public interface FrontendRules {
    */
   void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated);
 
+  /**
+   * The ports the router of this kind binds on the first node besides the router port (a separate
+   * metrics listener): part of the {@link PortTable} that every range of a run must avoid.
+   */
+  default List<PortTable.Block> routerPorts() {
+    return List.of();
+  }
+
   /** Every router kind, by type. */
   static Map<String, FrontendRules> all() {
     return Registry.ALL;
@@ -34,7 +42,9 @@ public interface FrontendRules {
 
   /** The rules every frontend block gets, then its kind's. */
   static void checkArm(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    String kinds = String.join(" or ", all().keySet());
+    List<String> types = List.copyOf(all().keySet());
+    String kinds = types.size() == 1 ? types.get(0)
+        : String.join(", ", types.subList(0, types.size() - 1)) + " or " + types.get(types.size() - 1);
     if (f == null) {
       out.add(Problem.error(p, "is required"));
       return;

@@ -16,7 +16,9 @@ import java.util.List;
  * and the k-th prefill worker of a node also owns {@code 7200 + k} (SGLang's disaggregation
  * bootstrap server, srt-slurm's port). With at most {@link dev.srt.operator.api.Limits#MAX_WORKERS} workers and
  * {@link dev.srt.operator.api.Limits#MAX_GPUS_PER_NODE} workers per node the fixed ranges never
- * meet; 901 workers would put KV events on 6100. A Dynamo arm's etcd and NATS ({@link #infra})
+ * meet; 901 workers would put KV events on 6100. A router kind's own further ports
+ * ({@link FrontendRules#routerPorts}, the Model Gateway's Prometheus listener) join the fixed
+ * ranges. A Dynamo arm's etcd and NATS ({@link #infra})
  * take their ports from the GpuCluster (2379, 2380, 4222 and 8222 by default), on the first node.
  */
 public final class PortTable {
@@ -58,6 +60,7 @@ public final class PortTable {
     out.add(new Block("router port", ROUTER, ROUTER));
     out.add(new Block("multi-node rendezvous port", DIST_INIT, DIST_INIT));
     out.add(new Block("NCCL ports", NCCL_BASE, NCCL_BASE + workers - 1));
+    FrontendRules.all().values().forEach(kind -> out.addAll(kind.routerPorts()));
     return out;
   }
 

@@ -7,19 +7,11 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -29,9 +21,6 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code /health} and on {@code sgl_router_workers} before trusting it.
  */
 public final class SglRouter implements EmulatedProcess {
-  private static final long REGISTER_RETRY_MS = 200;
-  private static final long HEALTH_INTERVAL_MS = 1000;
-
   public record Options(List<String> workerUrls, int port, String modelId, String policy) {
     public static Options parse(List<String> argv, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sgl-router")
@@ -71,16 +60,10 @@ public final class SglRouter implements EmulatedProcess {
   private final Dispatcher dispatcher;
   private final HttpClient client = Http.client();
   private final ChatProxy proxy = new ChatProxy(client);
-  private final List<RoutedWorker> registered = new CopyOnWriteArrayList<>();
-  private final Map<String, Boolean> healthy = new ConcurrentHashMap<>();
+  private final StaticWorkers workers;
   private final Map<String, LongAdder> requestsByRoute = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> decisions = new ConcurrentHashMap<>();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
-  private final ScheduledExecutorService background = Executors.newScheduledThreadPool(2, r -> {
-    Thread t = new Thread(r, "sgl-router-workers");
-    t.setDaemon(true);
-    return t;
-  });
   private volatile HttpServer server;
 
   private final LoadShedder shedder;
@@ -95,6 +78,11 @@ public final class SglRouter implements EmulatedProcess {
     this.opts = opts;
     this.dispatcher = new Dispatcher(policy(opts.policy()));
     this.shedder = LoadShedder.fromEnv(env, "sgl-router:" + opts.port());
+    // It hashes with the block size each worker's KV events announce; without events, no prefix view.
+    this.workers = new StaticWorkers("sgl-router", client, (url, info) -> {
+      JsonNode kv = info.path("kv_events");
+      return new RoutedWorker(url, info.path("served_model_name").asText(opts.modelId()), kv.isObject() ? kv.path("block_size").asInt(0) : 0);
+    });
   }
 
   @Override
@@ -110,10 +98,7 @@ public final class SglRouter implements EmulatedProcess {
     server.start();
     System.err.printf("sgl-router (emulated): listening on http://127.0.0.1:%d, policy %s, %d worker(s) to register%n",
         port(), opts.policy(), opts.workerUrls().size());
-    for (String url : opts.workerUrls()) {
-      background.execute(() -> register(url.replaceAll("/+$", "")));
-    }
-    background.scheduleWithFixedDelay(this::checkHealth, HEALTH_INTERVAL_MS, HEALTH_INTERVAL_MS, TimeUnit.MILLISECONDS);
+    workers.start(opts.workerUrls());
   }
 
   public int port() {
@@ -122,56 +107,7 @@ public final class SglRouter implements EmulatedProcess {
 
   /** Workers registered for {@code --model-id} and healthy at their last check. */
   List<RoutedWorker> readyWorkers() {
-    return registered.stream()
-        .filter(w -> w.model().equals(opts.modelId()) && healthy.getOrDefault(w.url(), false))
-        .toList();
-  }
-
-  /**
-   * Polls {@code /server_info} until it answers, then registers the worker with the model and KV
-   * block size it reports. (The real router gives up after three tries and leaves the worker
-   * invisible until a periodic reconcile; polling gets the same end state sooner.)
-   */
-  private void register(String url) {
-    try {
-      JsonNode info = Json.parse(get(url + "/server_info").body());
-      String model = info.path("served_model_name").asText(opts.modelId());
-      JsonNode kv = info.path("kv_events");
-      int blockSize = kv.isObject() ? kv.path("block_size").asInt(0) : 0;
-      RoutedWorker w = new RoutedWorker(url, model, blockSize);
-      healthy.put(url, true);
-      registered.add(w);
-      System.err.printf("sgl-router (emulated): registered %s (model %s, kv block size %d)%n", url, model, blockSize);
-    } catch (IOException | RuntimeException e) {
-      background.schedule(() -> register(url), REGISTER_RETRY_MS, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private HttpResponse<byte[]> get(String url) throws IOException, InterruptedException {
-    HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).GET().build(),
-        HttpResponse.BodyHandlers.ofByteArray());
-    if (r.statusCode() != 200) {
-      throw new IOException(url + " answered " + r.statusCode());
-    }
-    return r;
-  }
-
-  private void checkHealth() {
-    for (RoutedWorker w : registered) {
-      boolean ok;
-      try {
-        get(w.url() + "/health");
-        ok = true;
-      } catch (IOException e) {
-        ok = false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-      healthy.put(w.url(), ok);
-    }
+    return workers.healthyWorkers().stream().filter(w -> w.model().equals(opts.modelId())).toList();
   }
 
   private interface Action {
@@ -189,10 +125,11 @@ public final class SglRouter implements EmulatedProcess {
       int sp = k.indexOf(' ');
       p.counter("sgl_router_requests_total", "Requests received by route.", v.sum(), "route", k.substring(sp + 1), "method", k.substring(0, sp));
     });
+    List<RoutedWorker> registered = workers.registered();
     p.gauge("sgl_router_workers", "Registered workers by mode.", registered.size(), "mode", "plain");
     for (RoutedWorker w : registered) {
       p.gauge("sgl_router_worker_health", "1 when the worker passed its last health check.",
-          healthy.getOrDefault(w.url(), false) ? 1 : 0, "worker_url", w.url());
+          workers.healthy(w) ? 1 : 0, "worker_url", w.url());
     }
     for (RoutedWorker w : registered) {
       p.gauge("sgl_router_worker_inflight_requests", "Requests in flight per worker.", w.activeRequests(), "worker_url", w.url());
@@ -244,22 +181,8 @@ public final class SglRouter implements EmulatedProcess {
     if (!Http.require(ex, "POST")) {
       return;
     }
-    int failed = 0;
-    for (RoutedWorker w : registered) {
-      w.forgetCache();
-      try {
-        HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(URI.create(w.url() + "/flush_cache"))
-            .timeout(Duration.ofSeconds(5)).POST(HttpRequest.BodyPublishers.noBody()).build(),
-            HttpResponse.BodyHandlers.ofByteArray());
-        failed += r.statusCode() == 200 ? 0 : 1;
-      } catch (IOException e) {
-        failed++;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
-      }
-    }
-    Http.sendJson(ex, failed == 0 ? 200 : 500, Json.object().put("workers", registered.size()).put("failed", failed));
+    int failed = workers.flushCache();
+    Http.sendJson(ex, failed == 0 ? 200 : 500, Json.object().put("workers", workers.registered().size()).put("failed", failed));
   }
 
   @Override
@@ -269,7 +192,7 @@ public final class SglRouter implements EmulatedProcess {
 
   @Override
   public void close() {
-    background.shutdownNow();
+    workers.close();
     HttpServer s = server;
     if (s != null) {
       s.stop(0);

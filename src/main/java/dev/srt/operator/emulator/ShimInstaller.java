@@ -44,6 +44,7 @@ public final class ShimInstaller {
     m.put("sglang.bench_serving", "bench-serving");
     m.put("sglang.benchmark.serving", "bench-serving");
     m.put("aiperf", "aiperf");
+    m.put("sglang_router.launch_router", "sgl-model-gateway");
     m.put("dynamo.frontend", "dynamo-frontend");
     m.put("dynamo.sglang.sidecar", "dynamo-sidecar");
     m.put("maturin", "tool maturin");

@@ -59,8 +59,11 @@ public final class Planner {
     Frontend frontend = Frontends.of(arm.frontend.type);
     List<ProcessSpec> infra = frontend.infra(ctx);
     List<ProcessSpec> workers = frontend.workers(ctx);
+    ProcessSpec router = frontend.router(ctx);
+    // A router's further ports (a metrics listener) are its kind's: no worker of its node may take them.
+    requireOwnPorts(List.of(router), workers);
     List<ProcessSpec> serving = new ArrayList<>(workers);
-    serving.add(frontend.router(ctx));
+    serving.add(router);
     List<ProcessSpec> processes = new ArrayList<>(infra);
     List<Gate> gates = new ArrayList<>();
     if (infra.isEmpty()) {
@@ -93,7 +96,7 @@ public final class Planner {
 
   /**
    * The planner's own guard (the validator reports the same collision with field paths): an infra
-   * service never shares a port with another process of its node.
+   * service (or the router) never shares a port with another process of its node.
    */
   private static void requireOwnPorts(List<ProcessSpec> infra, List<ProcessSpec> others) {
     for (ProcessSpec service : infra) {

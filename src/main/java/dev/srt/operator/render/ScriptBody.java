@@ -272,7 +272,7 @@ final class ScriptBody {
 
   private void benchmark() {
     List<String> metricsUrls = new ArrayList<>();
-    metricsUrls.add(routerUrl() + "/metrics");
+    metricsUrls.add(routerMetricsUrl());
     plan.workerProcesses().stream().filter(p -> p.probe() != null)
         .forEach(p -> metricsUrls.add(p.probe().url().replaceFirst("/health$", "/metrics")));
     line("");
@@ -316,6 +316,12 @@ final class ScriptBody {
     env.putAll(p.env());
     return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter(),
         p.afterGate());
+  }
+
+  /** Where the router serves Prometheus text: its own metrics port if it has one, else its HTTP port. */
+  private String routerMetricsUrl() {
+    Map<String, Integer> ports = plan.processes(Role.ROUTER).get(0).ports();
+    return "http://127.0.0.1:" + ports.getOrDefault("metrics", ports.get("http")) + "/metrics";
   }
 
   /** The router's base URL, from its port: it runs where the script does (node 0, or the host). */

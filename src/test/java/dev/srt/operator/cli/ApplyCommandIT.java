@@ -177,6 +177,36 @@ class ApplyCommandIT {
   }
 
   /**
+   * SGLang Model Gateway vs Dynamo KV (examples/gateway-vs-dynamo.yaml) over its eight TP1 workers,
+   * with a smaller workload: the gateway arm starts after every worker's /health, passes its
+   * /readiness gate, and its metrics are scraped on its own Prometheus port.
+   */
+  @Test
+  void theGatewayArmAndTheDynamoKvArmRunOverEightWorkers() throws Exception {
+    String yaml = Files.readString(Path.of("examples/gateway-vs-dynamo.yaml"))
+        .replace("num-prompts: 1024}", "num-prompts: 128, gsp-num-groups: 8, gsp-prompts-per-group: 16}")
+        .replace("    kvEvents:", "    env: {SRT_EMULATOR_SPEED: \"4\"}\n    kvEvents:");
+    Path comparison = tmp.resolve("gateway-vs-dynamo.yaml");
+    Files.writeString(comparison, yaml);
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("2/2 arms succeeded");
+    Path gateway = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/sgl-model-gateway")).findFirst().orElseThrow();
+    assertThat(Files.readString(gateway.resolve("logs/router.log"))).contains("sgl-model-gateway (emulated)", "policy cache_aware",
+        "8 worker(s)");
+    String events = Files.readString(gateway.resolve("events.jsonl"));
+    int workersHealthy = events.indexOf("\"event\":\"gate-passed\",\"gate\":\"workers-health\"");
+    assertThat(workersHealthy).as(events).isPositive()
+        .as("the workers' gate passes before the gateway starts").isLessThan(events.indexOf("\"event\":\"process-started\",\"name\":\"router\""));
+    String scraped = Files.readString(gateway.resolve("results/metrics-after.txt"));
+    assertThat(scraped).contains("sgl_router_processed_requests_total", "sgl_router_cache_hits_total");
+    Path dynamo = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/dynamo-kv")).findFirst().orElseThrow();
+    assertThat(dynamo.resolve("results/bench-serving.jsonl")).isNotEmptyFile();
+  }
+
+  /**
    * Prefill/decode: both Dynamo arms of the disaggregated example run end to end, each over one
    * prefill and one decode engine coupled to their sidecars, with etcd as Dynamo's discovery.
    */

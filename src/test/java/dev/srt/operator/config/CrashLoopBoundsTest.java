@@ -97,16 +97,17 @@ class CrashLoopBoundsTest {
     String twoWorkers = "{aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}";
     assertThat(errors(LoadedResources.load(List.of(INVALID.resolve("dynamo-sidecar-port-collides.yaml"))))).containsExactly(
         "spec.dynamo.sidecarPort: sidecar gRPC ports 6120-6121 (sidecarPort + worker index) collide with the worker HTTP ports "
-            + "6100-6163 of the same hosts; choose a sidecarPort whose range avoids 5200-5201, 6100-6163, 7500-7501, 8000, 8300, 17500-17501");
+            + "6100-6163 of the same hosts; choose a sidecarPort whose range avoids 5200-5201, 6100-6163, 7500-7501, 8000, 8300, 17500-17501, 29000");
     Map<Integer, String> collisions = new LinkedHashMap<>();
     collisions.put(5199, "KV-event ports 5200-5201");
     collisions.put(7501, "Dynamo system ports 7500-7501");
     collisions.put(7999, "router port 8000");
     collisions.put(8300, "multi-node rendezvous port 8300");
     collisions.put(17500, "NCCL ports 17500-17501");
+    collisions.put(28999, "Model Gateway Prometheus port 29000");
     collisions.forEach((base, range) -> assertThat(errors(LoadedResources.parse("rc.yaml", comparison(twoWorkers, "sidecarPort: " + base))))
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING).contains("collide with the " + range));
-    for (int clear : List.of(5202, 6164, 7502, 8001, 17502, 50051, 65534)) {
+    for (int clear : List.of(5202, 6164, 7502, 8001, 17502, 29001, 50051, 65534)) {
       assertThat(errors(LoadedResources.parse("rc.yaml", comparison(twoWorkers, "sidecarPort: " + clear)))).as("base %d", clear).isEmpty();
     }
     // A topology that is wrong in itself is reported as such, not examined for ports.

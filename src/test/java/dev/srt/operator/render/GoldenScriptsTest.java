@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The examples' rendered scripts (the three arms, and the two Dynamo arms of the prefill/decode
- * example as {@code disagg-<arm>}, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
+ * example as {@code disagg-<arm>}, the Model Gateway arm of examples/gateway-vs-dynamo.yaml, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
@@ -38,6 +38,11 @@ class GoldenScriptsTest {
           }));
         }
       }
+    }
+    // The Model Gateway arm over eight TP1 workers.
+    for (Mode mode : Mode.values()) {
+      tests.add(DynamicTest.dynamicTest("sgl-model-gateway " + mode.id(), () ->
+          compare(update, "sgl-model-gateway", Examples.plan(Examples.GATEWAY, "sgl-model-gateway", mode))));
     }
     // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
     String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");

@@ -12,7 +12,9 @@ import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
@@ -27,11 +29,15 @@ class RenderedScriptsIT {
   Stream<DynamicTest> everyScriptIsCleanBash() {
     requireShellcheck();
     List<DynamicTest> tests = new ArrayList<>();
-    for (String arm : List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy")) {
+    Map<Path, List<String>> examples = new LinkedHashMap<>();
+    examples.put(Examples.COMPARISON, List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy"));
+    examples.put(Examples.GATEWAY, List.of("sgl-model-gateway", "dynamo-kv"));
+    examples.forEach((example, arms) -> arms.forEach(arm -> {
       for (Mode mode : Mode.values()) {
-        tests.add(DynamicTest.dynamicTest(arm + " " + mode.id(), () -> {
-          RunPlan plan = Examples.plan(arm, mode);
-          Path file = dir.resolve(arm + "-" + Scripts.fileName(plan));
+        String name = example.getFileName().toString().replace(".yaml", "") + "-" + arm;
+        tests.add(DynamicTest.dynamicTest(name + " " + mode.id(), () -> {
+          RunPlan plan = Examples.plan(example, arm, mode);
+          Path file = dir.resolve(name + "-" + Scripts.fileName(plan));
           Files.writeString(file, Scripts.render(plan));
           Bash.Result syntax = Bash.run(dir, 30, List.of("bash", "-n", file.toString()));
           assertThat(syntax.code()).as(syntax.output()).isZero();
@@ -40,7 +46,7 @@ class RenderedScriptsIT {
           assertThat(lint.code()).isZero();
         }));
       }
-    }
+    }));
     return tests.stream();
   }
 

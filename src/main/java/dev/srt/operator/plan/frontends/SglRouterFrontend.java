@@ -20,7 +20,6 @@ import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.SglangEngine;
-import dev.srt.operator.plan.WorkerSlot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,14 +54,8 @@ public final class SglRouterFrontend implements Frontend {
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
     out.addAll(FlagVocabulary.check(FlagVocabulary.SGL_ROUTER, p + ".args", f.args));
-    String backendType = spec.backend == null || spec.backend.type == null ? "sglang" : spec.backend.type;
-    if (!"sglang".equals(backendType)) {
-      out.add(Problem.error(p + ".type", "frontend.type: sgl-router needs backend.type: sglang"));
-    }
-    if (disaggregated) {
-      out.add(Problem.error(p + ".type", "frontend.type: sgl-router routes an aggregate worker pool only; "
-          + "its static --worker-urls discovery has no prefill/decode split (remove the prefill/decode resources)"));
-    }
+    StaticWorkerPool.requireAggregatedSglang(out, p, TYPE, spec, disaggregated,
+        "its static --worker-urls discovery has no prefill/decode split");
     if (f.binary != null && f.source != null) {
       out.add(Problem.error(p + ".source", "set at most one of binary and source"));
     }
@@ -113,15 +106,7 @@ public final class SglRouterFrontend implements Frontend {
 
   @Override
   public List<ProcessSpec> workers(ArmContext ctx) {
-    List<ProcessSpec> out = new ArrayList<>();
-    for (WorkerSlot w : ctx.topology().workers()) {
-      out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(),
-          SglangEngine.argv(ctx, w, SglangEngine.MODULE, false), SglangEngine.env(ctx, w),
-          ports(w), w.gpus(), SglangEngine.logOf(w.name()),
-          Probe.httpStatus(ctx.workerUrl(w) + "/health", 200), null, null));
-      out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, SglangEngine.MODULE, SglangEngine.env(ctx, w)));
-    }
-    return out;
+    return StaticWorkerPool.workers(ctx);
   }
 
   @Override
@@ -129,8 +114,7 @@ public final class SglRouterFrontend implements Frontend {
     FrontendSpec f = ctx.arm().frontend;
     List<String> argv = new ArrayList<>();
     argv.add(executable(ctx));
-    argv.add("--worker-urls");
-    ctx.topology().workers().forEach(w -> argv.add(ctx.workerUrl(w)));
+    argv.addAll(StaticWorkerPool.workerUrlsFlag(ctx));
     argv.addAll(List.of("--host", "0.0.0.0", "--port", String.valueOf(PortMap.ROUTER)));
     argv.addAll(managedModelArgs(ctx));
     argv.addAll(Flags.render(f.args, Validator.MANAGED_SGL_ROUTER_ARGS));
@@ -183,13 +167,5 @@ public final class SglRouterFrontend implements Frontend {
 
   static String targetDir(ArmContext ctx) {
     return ctx.cacheDir("sgl-router", Hashes.sha256(ctx.arm().frontend.source).substring(0, 12), "target");
-  }
-
-  static Map<String, Integer> ports(WorkerSlot w) {
-    Map<String, Integer> ports = new LinkedHashMap<>();
-    ports.put("http", w.ports().http());
-    ports.put("kvEvents", w.ports().kvEvents());
-    ports.put("nccl", w.ports().nccl());
-    return ports;
   }
 }
