@@ -40,11 +40,12 @@ public final class ImportCommand implements Callable<Integer> {
       System.err.println("import refused" + (n == 0 ? "" : ": " + n + " problem" + (n == 1 ? "" : "s")));
       return 1;
     }
+    String yaml = provenance() + r.comparisonYaml();
     try {
       if (output == null) {
-        System.out.print(r.comparisonYaml());
+        System.out.print(yaml);
       } else {
-        Files.writeString(output, r.comparisonYaml());
+        Files.writeString(output, yaml);
       }
       if (clusterOut != null) {
         Files.writeString(clusterOut, r.clusterYaml());
@@ -56,4 +57,10 @@ public final class ImportCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Where the comparison came from, so that a reader edits the recipes and imports again. */
+  private String provenance() {
+    StringBuilder b = new StringBuilder("# Imported by `srt-operator import` from srtctl recipes, one per arm:\n");
+    recipes.forEach(p -> b.append("#   ").append(p.toString().replace('\n', ' ')).append('\n'));
+    return b.toString();
+  }
 }

@@ -177,15 +177,17 @@ class ApplyCommandIT {
   }
 
   /**
-   * SGLang Model Gateway vs Dynamo KV (examples/gateway-vs-dynamo.yaml) over its eight TP1 workers,
+   * SGLang Model Gateway vs Dynamo KV (examples/gateway-vs-dynamo-imported.yaml, imported from two srtctl recipes) over its eight TP1 workers,
    * with a smaller workload: the gateway arm starts after every worker's /health, passes its
    * /readiness gate, and its metrics are scraped on its own Prometheus port.
    */
   @Test
   void theGatewayArmAndTheDynamoKvArmRunOverEightWorkers() throws Exception {
-    String yaml = Files.readString(Path.of("examples/gateway-vs-dynamo.yaml"))
-        .replace("num-prompts: 1024}", "num-prompts: 128, gsp-num-groups: 8, gsp-prompts-per-group: 16}")
+    // The example as imported from its two srtctl recipes, with srtctl's AIPerf command, smaller.
+    String yaml = Files.readString(Path.of("examples/gateway-vs-dynamo-imported.yaml"))
+        .replace("--request-count 512 --concurrency 64", "--request-count 48 --concurrency 8")
         .replace("    kvEvents:", "    env: {SRT_EMULATOR_SPEED: \"4\"}\n    kvEvents:");
+    assertThat(yaml).contains("--request-count 48", "SRT_EMULATOR_SPEED");
     Path comparison = tmp.resolve("gateway-vs-dynamo.yaml");
     Files.writeString(comparison, yaml);
 
@@ -202,8 +204,15 @@ class ApplyCommandIT {
         .as("the workers' gate passes before the gateway starts").isLessThan(events.indexOf("\"event\":\"process-started\",\"name\":\"router\""));
     String scraped = Files.readString(gateway.resolve("results/metrics-after.txt"));
     assertThat(scraped).contains("sgl_router_processed_requests_total", "sgl_router_cache_hits_total");
-    Path dynamo = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/dynamo-kv")).findFirst().orElseThrow();
-    assertThat(dynamo.resolve("results/bench-serving.jsonl")).isNotEmptyFile();
+    for (Path run : List.of(gateway, Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/dynamo-kv")).findFirst().orElseThrow())) {
+      assertThat(Files.list(run.resolve("results/aiperf")).toList()).as("srtctl's AIPerf command wrote into AIPERF_ARTIFACT_DIR")
+          .anySatisfy(f -> assertThat(f.getFileName().toString()).endsWith(".json"));
+    }
+    List<String> table = r.out().lines().dropWhile(l -> !l.strip().startsWith("ARM ")).toList();
+    for (String arm : List.of("sgl-model-gateway", "dynamo-kv")) {
+      assertThat(table).as("the summary reads the AIPerf export of %s", arm).anySatisfy(row ->
+          assertThat(row.strip().split("\\s+")).startsWith(arm, "1/1", "Succeeded").satisfies(cells -> assertThat(cells[3]).matches("[0-9]+\\.[0-9]+")));
+    }
   }
 
   /**

@@ -57,7 +57,22 @@ class ImportCommandTest {
     recipes("64").forEach(p -> args.add(p.toString()));
     ValidateCommandTest.Run r = ValidateCommandTest.run(args.toArray(String[]::new));
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(r.out()).startsWith("apiVersion: srt.dev/v1alpha1\nkind: RouterComparison\n");
+    assertThat(r.out()).startsWith("# Imported by `srt-operator import` from srtctl recipes, one per arm:\n#   " + args.get(1) + "\n")
+        .contains("\napiVersion: srt.dev/v1alpha1\nkind: RouterComparison\n");
+  }
+
+  /** examples/gateway-vs-dynamo-imported.yaml is what importing its two srtctl recipes writes, byte for byte. */
+  @Test
+  void theGatewayExampleIsTheImportOfItsRecipes() throws IOException {
+    Path out = tmp.resolve("gateway-vs-dynamo.yaml");
+    ValidateCommandTest.Run r = ValidateCommandTest.run("import", "examples/srtctl/gateway-vs-dynamo/gateway.yaml",
+        "examples/srtctl/gateway-vs-dynamo/dynamo-kv.yaml", "--name", "qwen3-32b-gateway-vs-dynamo", "-o", out.toString());
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(Files.readString(out)).as("regenerate with the command in the example's first lines")
+        .isEqualTo(Files.readString(Path.of("examples/gateway-vs-dynamo-imported.yaml")));
+    LoadedResources loaded = LoadedResources.load(List.of(out));
+    assertThat(loaded.problems()).filteredOn(Problem::isError).isEmpty();
+    assertThat(loaded.comparisons().get(0).getSpec().arms).extracting(a -> a.frontend.type).containsExactly("sgl-model-gateway", "dynamo");
   }
 
   @Test

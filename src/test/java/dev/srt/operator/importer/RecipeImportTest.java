@@ -184,11 +184,7 @@ class RecipeImportTest {
     assertThat(r.notes()).anySatisfy(n -> assertThat(n).contains("spec.dynamo.version: 0.8.0 (srtctl's default"));
   }
 
-  /**
-   * srtctl's {@code frontend.type: sglang} (the SGLang Model Gateway) becomes the router kind
-   * sgl-model-gateway. Only the mapped arm is checked here: the kind validates once the gateway
-   * Frontend is on main.
-   */
+  /** srtctl's {@code frontend.type: sglang} (the SGLang Model Gateway) becomes the router kind sgl-model-gateway. */
   @Test
   void theModelGatewayIsMappedToItsRouterKind() throws IOException {
     Path gw = copy(ARM2, "gateway.yaml", "frontend: {type: dynamo, enable_multiple_frontends: false, args: {router-mode: kv}}",
@@ -204,17 +200,14 @@ class RecipeImportTest {
     assertThat(d.ignored()).anySatisfy(l -> assertThat(l).contains("ignored dynamo.hash: only arms with frontend.type: dynamo"));
   }
 
-  /**
-   * A gateway-vs-Dynamo pair over 8 TP1 workers: two arms, the gateway's policy among its flags.
-   * The mapping only: the comparison validates once the sgl-model-gateway Frontend is on main, and
-   * then {@code RecipeImport.run} of the same pair is the test to add (and the example to write).
-   */
+  /** A gateway-vs-Dynamo pair over 8 TP1 workers: two arms, the gateway's policy among its flags, and it validates. */
   @Test
   void aGatewayVsDynamoPairMapsToTwoArms() {
     Path dir = DIR.resolve("gateway-vs-dynamo");
-    RecipeImport.Result r = RecipeImport.map(List.of(dir.resolve("gateway.yaml"), dir.resolve("dynamo-kv.yaml")), "gateway-vs-dynamo",
+    RecipeImport.Result r = RecipeImport.run(List.of(dir.resolve("gateway.yaml"), dir.resolve("dynamo-kv.yaml")), "gateway-vs-dynamo",
         Map.of("MODEL_PATH", "/models/Qwen3-8B"));
-    assertThat(r.problems()).isEmpty();
+    assertThat(r.problems()).filteredOn(Problem::isError).isEmpty();
+    assertThat(r.refused()).isFalse();
     assertThat(r.comparisonYaml()).contains("""
           arms:
           - name: sgl-model-gateway
