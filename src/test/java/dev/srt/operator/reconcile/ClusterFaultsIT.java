@@ -74,25 +74,7 @@ class ClusterFaultsIT {
   }
 
   static String comparison(String healthTimeout) {
-    return """
-        apiVersion: srt.dev/v1alpha1
-        kind: RouterComparison
-        metadata: {name: %s}
-        spec:
-          clusterRef: {name: %s}
-          model: {path: /models/Qwen3-32B-FP8, servedModelName: Qwen/Qwen3-32B-FP8}
-          resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}
-          backend:
-            type: sglang
-            args: {tensor-parallel-size: 4}
-          healthCheck: {timeout: %s, interval: 1s}
-          workload:
-            tool: bench-serving
-            args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16}
-          arms:
-          - name: sgl-router
-            frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: cache_aware}}
-        """.formatted(NAME, InJvmOperator.CLUSTER, healthTimeout);
+    return InJvmOperator.comparison(NAME, healthTimeout, InJvmOperator.sglRouterArm("sgl-router", "cache_aware"));
   }
 
   @Test

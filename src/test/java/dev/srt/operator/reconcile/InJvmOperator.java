@@ -57,6 +57,36 @@ final class InJvmOperator implements AutoCloseable {
   }
 
   /**
+   * A comparison {@code name} on GpuCluster {@value #CLUSTER}: two TP4 workers on one node, a small
+   * benchmark, and {@code armsYaml} (list items, indented by two spaces).
+   */
+  static String comparison(String name, String healthTimeout, String armsYaml) {
+    return """
+        apiVersion: srt.dev/v1alpha1
+        kind: RouterComparison
+        metadata: {name: %s}
+        spec:
+          clusterRef: {name: %s}
+          model: {path: /models/Qwen3-32B-FP8, servedModelName: Qwen/Qwen3-32B-FP8}
+          resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}
+          backend:
+            type: sglang
+            args: {tensor-parallel-size: 4}
+          healthCheck: {timeout: %s, interval: 1s}
+          workload:
+            tool: bench-serving
+            args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16}
+          arms:
+        %s""".formatted(name, CLUSTER, healthTimeout, armsYaml);
+  }
+
+  /** One arm item of {@link #comparison}: sgl-router with {@code policy}. */
+  static String sglRouterArm(String name, String policy) {
+    return "  - name: " + name + "\n"
+        + "    frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: " + policy + "}}\n";
+  }
+
+  /**
    * Creates GpuCluster {@value #CLUSTER} (Slurm over SSH to {@code ssh}, partition {@code partition},
    * extra emulator {@code env} entries as YAML flow-map items) and {@code comparisonYaml}.
    */

@@ -55,30 +55,8 @@ class SlurmFaultsIT {
   }
 
   static String comparison() {
-    StringBuilder arms = new StringBuilder();
-    String[][] armPolicies = {{"cancelled", "cache_aware"}, {"timed-out", "round_robin"}, {"node-failed", "random"}};
-    for (String[] a : armPolicies) {
-      arms.append("  - name: ").append(a[0]).append('\n')
-          .append("    frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: ")
-          .append(a[1]).append("}}\n");
-    }
-    return """
-        apiVersion: srt.dev/v1alpha1
-        kind: RouterComparison
-        metadata: {name: %s}
-        spec:
-          clusterRef: {name: %s}
-          model: {path: /models/Qwen3-32B-FP8, servedModelName: Qwen/Qwen3-32B-FP8}
-          resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}
-          backend:
-            type: sglang
-            args: {tensor-parallel-size: 4}
-          healthCheck: {timeout: 5m, interval: 1s}
-          workload:
-            tool: bench-serving
-            args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16}
-          arms:
-        %s""".formatted(NAME, InJvmOperator.CLUSTER, arms);
+    return InJvmOperator.comparison(NAME, "5m", InJvmOperator.sglRouterArm("cancelled", "cache_aware")
+        + InJvmOperator.sglRouterArm("timed-out", "round_robin") + InJvmOperator.sglRouterArm("node-failed", "random"));
   }
 
   @Test
