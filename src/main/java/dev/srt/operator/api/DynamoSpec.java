@@ -9,8 +9,10 @@ import io.fabric8.generator.annotation.ValidationRule;
 
 /** How Dynamo is installed for arms whose frontend is dynamo. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "[has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
+@ValidationRule(value = "(has(self.install) && !self.install) || [has(self.version), has(self.hash), has(self.wheel)].filter(x, x).size() == 1",
     message = "set exactly one Dynamo install source: version, hash or wheel")
+@ValidationRule(value = "!has(self.install) || self.install || !(has(self.version) || has(self.hash) || has(self.wheel))",
+    message = "install: false uses the Dynamo already on the host; remove version, hash and wheel", fieldPath = ".install")
 @ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
 @ValidationRule(value = "!has(self.discovery) || self.discovery in ['etcd', 'file']", message = "must be etcd or file", fieldPath = ".discovery")
 @ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['zmq', 'nats']", message = "must be zmq or nats", fieldPath = ".eventPlane")
@@ -19,6 +21,13 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
 public class DynamoSpec {
+  /**
+   * false: Dynamo is already installed on the host (or in the container image), so nothing is
+   * installed and version, hash and wheel are left unset; a policy catalog, which needs a build,
+   * is then refused. Default true.
+   */
+  public Boolean install;
+
   /** Released version installed from the package index (pip install ai-dynamo==<version>). */
   @Size(max = Limits.MAX_WORD)
   public String version;
@@ -71,6 +80,12 @@ public class DynamoSpec {
    */
   @Size(max = Limits.MAX_WORD)
   public String sidecarStartupTimeout;
+
+  /** Whether the run installs Dynamo itself (false: it is already on the host). */
+  @JsonIgnore
+  public boolean installOrDefault() {
+    return install == null || install;
+  }
 
   /** The discovery backend in effect: {@link #discovery}, else etcd. */
   @JsonIgnore

@@ -32,8 +32,9 @@ public class WorkloadSpec {
   public Map<String, Object> args = new LinkedHashMap<>();
 
   /**
-   * Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR
-   * and SRT_SEED are exported to it.
+   * Shell command for tool: custom, run with bash -c. SRT_FRONTEND_URL, SRT_MODEL, SRT_RESULTS_DIR,
+   * SRT_SEED and AIPERF_ARTIFACT_DIR (results/aiperf, where AIPerf artifacts are read from) are
+   * exported to it.
    */
   @Size(max = Limits.MAX_LONG_TEXT)
   public String command;

@@ -17,6 +17,7 @@ public final class Main implements Runnable {
       PlanCommand.class,
       RenderCommand.class,
       DiffCommand.class,
+      ImportCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
       LogsCommand.class,

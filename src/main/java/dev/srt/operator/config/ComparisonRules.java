@@ -439,7 +439,11 @@ final class ComparisonRules {
       return;
     }
     int sources = (d.version != null ? 1 : 0) + (d.hash != null ? 1 : 0) + (d.wheel != null ? 1 : 0);
-    if (sources != 1) {
+    if (!d.installOrDefault()) {
+      if (sources != 0) {
+        out.add(Problem.error("spec.dynamo.install", "install: false uses the Dynamo already on the host; remove version, hash and wheel"));
+      }
+    } else if (sources != 1) {
       out.add(Problem.error("spec.dynamo", sources == 0
           ? "set one Dynamo install source: version, hash or wheel"
           : "set exactly one Dynamo install source: version, hash or wheel (found " + sources + ")"));

@@ -54,6 +54,7 @@ public final class ReservedEnvNames {
       m.put(n, SSH);
     }
     m.put("RUN_DIR", SCRIPT_OWN);
+    m.put("AIPERF_ARTIFACT_DIR", SCRIPT_OWN + " (a custom workload's AIPerf writes there, and the results are read from there)");
     m.put("CUDA_VISIBLE_DEVICES", "srt-operator gives each worker its GPUs (and Slurm sets it in a job): "
         + "another value would put workers on other GPUs than the topology says");
     return Map.copyOf(m);

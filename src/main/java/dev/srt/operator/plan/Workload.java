@@ -21,6 +21,8 @@ public final class Workload {
    */
   public static final String BENCH_SERVING_MODULE = "sglang.benchmark.serving";
   public static final int DEFAULT_SEED = 42;
+  /** AIPerf's --output-artifact-dir, in {@link #RESULTS_DIR}: the aiperf tool's and a custom command's. */
+  public static final String AIPERF_ARTIFACT_DIR = RESULTS_DIR + "/aiperf";
 
   private Workload() {}
 
@@ -35,6 +37,10 @@ public final class Workload {
     env.put("SRT_MODEL", ctx.servedModelName());
     env.put("SRT_RESULTS_DIR", RESULTS_DIR);
     env.put("SRT_SEED", String.valueOf(seed));
+    if ("custom".equals(tool)) {
+      // Where srtctl points a custom command's AIPerf artifacts, and where the results are read from.
+      env.put("AIPERF_ARTIFACT_DIR", AIPERF_ARTIFACT_DIR);
+    }
     env.putAll(new TreeMap<>(w.env == null ? Map.of() : w.env));
     List<String> argv = new ArrayList<>();
     switch (tool) {
@@ -60,7 +66,7 @@ public final class Workload {
       case "aiperf" -> {
         argv.addAll(List.of("aiperf", "profile", "--model", ctx.servedModelName(), "--url", ctx.routerUrl(),
             "--endpoint-type", "chat", "--streaming", "--random-seed", String.valueOf(seed),
-            "--output-artifact-dir", RESULTS_DIR + "/aiperf"));
+            "--output-artifact-dir", AIPERF_ARTIFACT_DIR));
         if (!Flags.has(w.args, "tokenizer")) {
           argv.addAll(List.of("--tokenizer", ctx.modelPath()));
         }

@@ -143,7 +143,10 @@ final class ArmScheduler {
     if (s.host == null) {
       return Duration.ofSeconds(15);
     }
-    ClusterQueue.Place place = s.sharedHost() ? queue.want(s.clusterKey(), s.id, s.arrival(), inFlight) : new ClusterQueue.Place(0, null);
+    // A run id is only recorded in the comparison's turn: one recorded and not yet submitted still
+    // holds the host after a restart, when the queue (in memory) starts empty.
+    boolean hasTurn = inFlight || s.arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null);
+    ClusterQueue.Place place = s.sharedHost() ? queue.want(s.clusterKey(), s.id, s.arrival(), hasTurn) : new ClusterQueue.Place(0, null);
     if (inFlight) {
       return Duration.ofMinutes(5);
     }

@@ -85,6 +85,17 @@ class LayersTest {
   }
 
   @Test
+  void theImporterMapsRecipesOntoTheApiAlone() {
+    layer("importer", "plan", "render", "host", "run", "reconcile", "verdict", "report", "cli", "emulator");
+  }
+
+  @Test
+  void onlyTheCliImportsRecipes() {
+    noClasses().that().resideOutsideOfPackages(ROOT + "cli..", ROOT + "importer..").should().dependOnClassesThat()
+        .resideInAPackage(ROOT + "importer..").because("import is a CLI verb (docs/architecture.md)").check(main);
+  }
+
+  @Test
   void theEmulatorIsAnEdgeOfItsOwn() {
     layer("emulator", "cli", "run", "reconcile");
   }

@@ -99,7 +99,7 @@ class ReservedEnvironmentNamesTest {
   void theNamesTheScriptsSetThemselvesAreReserved() {
     // Every variable the rendered scripts assign or export (srt-lib.sh, ScriptBody, the supervisor).
     for (String name : List.of("RUN_DIR", "SRT_COMPARISON", "SRT_ARM", "SRT_MODE", "SRT_RUN_ID", "SRT_PYTHON", "SRT_HEALTH_TIMEOUT",
-        "SRT_HEALTH_INTERVAL", "SRT_HOST_TAG", "SRT_NODE_ADDR", "SRT_NODE_ADDR_0", "SRT_FAILED", "PATH", "CUDA_VISIBLE_DEVICES")) {
+        "SRT_HEALTH_INTERVAL", "SRT_HOST_TAG", "SRT_NODE_ADDR", "SRT_NODE_ADDR_0", "SRT_FAILED", "PATH", "CUDA_VISIBLE_DEVICES", "AIPERF_ARTIFACT_DIR")) {
       assertThat(ReservedEnvNames.reason(name)).as(name).isNotNull();
     }
   }

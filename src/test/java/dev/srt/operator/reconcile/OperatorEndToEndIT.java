@@ -6,10 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.testinfra.TestHosts;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,26 +27,20 @@ import org.junit.jupiter.api.Test;
  */
 class OperatorEndToEndIT {
   static final String NS = "bench";
-  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
 
   MockApiServer api;
   KubernetesClient client;
   SrtOperator operator;
-  Path base;
+  EmulatedSlurmHost host;
 
   @BeforeEach
   void start() throws Exception {
     TestHosts.requireSlurm();
-    assertThat(JAR).as("the shaded jar (mvn package) runs the emulator").exists();
-    base = Files.createTempDirectory(Path.of("/tmp"), "srt-op-e2e-");
-    run(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
-        "--state", base.resolve("emulator/state").toString()));
+    assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the emulator").exists();
+    host = EmulatedSlurmHost.install("srt-op-e2e-");
     api = new MockApiServer();
     client = api.client;
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("h100-box-ssh").withNamespace(NS).endMetadata()
-        .withData(Map.of("id_ed25519", b64(Files.readAllBytes(ssh.keyFile())), "known_hosts", b64(Files.readAllBytes(ssh.knownHostsFile()))))
-        .build()).create();
+    EmulatedSlurmHost.createSshSecret(client, NS, "h100-box-ssh");
     operator = new SrtOperator(client, new ClusterConnections(client, new SimpleMeterRegistry()), new SimpleMeterRegistry(),
         new SrtOperator.Settings(java.util.Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500), new ClusterPolicy(false)));
     operator.start();
@@ -66,44 +55,16 @@ class OperatorEndToEndIT {
       api.close();
     }
     // SRT_KEEP_E2E=1 keeps the run directories for a look after a failure.
-    if (base != null && System.getenv("SRT_KEEP_E2E") == null) {
-      run(List.of("rm", "-rf", base.toString()));
+    if (host != null) {
+      host.remove();
     }
   }
 
   void applyExample() throws Exception {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
     String yaml = Files.readString(Path.of("examples/router-comparison.yaml"))
         .replace("healthCheck: {timeout: 30m, interval: 10s}", "healthCheck: {timeout: 2m, interval: 1s}")
-        + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec:
-          mode: slurm
-          transport: ssh
-          ssh:
-            host: %s
-            port: %d
-            user: %s
-            privateKeySecretRef: {name: h100-box-ssh, key: id_ed25519}
-            knownHostsSecretRef: {name: h100-box-ssh, key: known_hosts}
-          workDir: %s
-          gpusPerNode: 8
-          path: [%s]
-          env: {SRT_EMULATOR_STATE: %s}
-          slurm: {partition: %s, timeLimit: "00:15:00"}
-          pollInterval: 1s
-        """.formatted(ssh.host(), ssh.port(), ssh.user(), base.resolve("work"), base.resolve("emulator/bin"),
-            base.resolve("emulator/state"), TestHosts.slurmPartition());
-    LoadedResources r = LoadedResources.parse("e2e.yaml", yaml);
-    assertThat(r.hasErrors()).as(r.problems().toString()).isFalse();
-    GpuCluster cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace(NS);
-    client.resource(cluster).create();
-    RouterComparison rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    client.resource(rc).create();
+        + "\n---\n" + host.clusterYaml("h100-box", "h100-box-ssh", List.of(), "1s");
+    EmulatedSlurmHost.create(client, NS, "e2e.yaml", yaml);
   }
 
   RouterComparison rc() {
@@ -200,13 +161,6 @@ class OperatorEndToEndIT {
   }
 
   static String run(List<String> command) throws Exception {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    p.waitFor(60, TimeUnit.SECONDS);
-    return out;
-  }
-
-  static String b64(byte[] bytes) {
-    return Base64.getEncoder().encodeToString(bytes);
+    return EmulatedSlurmHost.run(command);
   }
 }

@@ -83,6 +83,28 @@ class SharedHostQueueTest {
     assertThat(second.getStatus().phase).isNotEqualTo("Queued");
   }
 
+  /**
+   * The queue lives in memory. A comparison whose next run id is recorded was given the host's
+   * turn (ids are only recorded in turn); an operator started again between recording the id and
+   * submitting the run must not hand the host to a later comparison that happens to be reconciled
+   * first, which would split the first comparison's arms by another's runs.
+   */
+  @Test
+  void aRecordedRunKeepsTheHostsTurnAcrossARestart() throws Exception {
+    RouterComparison first = comparison("first", "2026-12-01T10:00:00Z", "direct");
+    RouterComparison second = comparison("second", "2026-12-01T10:00:05Z", "direct");
+    reconcile(first);
+    assertThat(first.getStatus().arms.get(0).runId).as("the run id is recorded").isNotNull();
+    assertThat(host.runs()).as("not submitted yet").isEmpty();
+
+    reconciler.close();
+    reconciler = ComparisonFixture.reconciler(client, host, true, Duration.ofMillis(100));
+    reconcile(second, first, second);
+    assertThat(host.runs()).extracting(RunRef::comparison).containsExactly("first");
+    assertThat(second.getStatus().phase).isEqualTo("Queued");
+    assertThat(second.getStatus().message).contains("behind bench/first");
+  }
+
   @Test
   void slurmQueuesJobsItself() throws Exception {
     RouterComparison first = comparison("first", "2026-12-01T10:00:00Z", "slurm");

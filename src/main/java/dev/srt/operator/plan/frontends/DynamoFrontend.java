@@ -192,9 +192,12 @@ public final class DynamoFrontend implements Frontend {
   static Map<String, String> runtimeEnv(ArmContext ctx) {
     DynamoSpec d = ctx.spec().dynamo;
     Map<String, String> env = new LinkedHashMap<>();
-    // The run's own Dynamo install first, then whatever the cluster puts on PYTHONPATH.
+    // The run's own Dynamo install first, then whatever the cluster puts on PYTHONPATH; with
+    // install: false the host's Dynamo is found without help.
     String clusterPath = ctx.cluster().env == null ? null : ctx.cluster().env.get("PYTHONPATH");
-    env.put("PYTHONPATH", clusterPath == null || clusterPath.isEmpty() ? DynamoInstall.PYTHONPATH : DynamoInstall.PYTHONPATH + ":" + clusterPath);
+    if (d.installOrDefault()) {
+      env.put("PYTHONPATH", clusterPath == null || clusterPath.isEmpty() ? DynamoInstall.PYTHONPATH : DynamoInstall.PYTHONPATH + ":" + clusterPath);
+    }
     env.putAll(DynamoInfra.env(ctx));
     env.put("DYN_REQUEST_PLANE", d.requestPlane == null ? "tcp" : d.requestPlane);
     if (d.eventPlane != null) {

@@ -42,6 +42,9 @@ public final class DynamoInstall {
   public static List<BuildStage> stages(ArmContext ctx) {
     DynamoSpec d = ctx.spec().dynamo;
     String py = ctx.python();
+    if (!d.installOrDefault()) {
+      return List.of();
+    }
     if (d.version != null) {
       return List.of(new BuildStage(INSTALL_STAGE, null, List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR,
           "--extra-index-url", "https://pypi.nvidia.com", "ai-dynamo-runtime==" + d.version, "ai-dynamo==" + d.version)), Map.of()));
