@@ -28,18 +28,16 @@ final class InJvmOperator implements AutoCloseable {
   static final String NS = "faults";
   static final String CLUSTER = "h100-box";
   static final String SECRET = "h100-box-ssh";
-  static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
-
+  final EmulatedSlurmHost host;
   final Path base;
   final MockApiServer api;
   final KubernetesClient client;
   final SrtOperator operator;
 
   InJvmOperator(TestHosts.SshTarget ssh) throws Exception {
-    assertThat(JAR).as("the shaded jar (mvn package) runs the emulator").exists();
-    base = Files.createTempDirectory(Path.of("/tmp"), "srt-faults-");
-    OperatorEndToEndIT.run(List.of("java", "-jar", JAR.toString(), "emulate", "install", "--dir", base.resolve("emulator/bin").toString(),
-        "--state", base.resolve("emulator/state").toString()));
+    assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the emulator").exists();
+    host = EmulatedSlurmHost.install("srt-faults-");
+    base = host.base;
     api = new MockApiServer();
     client = api.client;
     client.secrets().inNamespace(NS).resource(keySecret(ssh.keyFile(), ssh.knownHostsFile())).create();
@@ -51,8 +49,8 @@ final class InJvmOperator implements AutoCloseable {
   /** The GpuCluster's Secret: the private key and known_hosts from these files. */
   static Secret keySecret(Path key, Path knownHosts) throws Exception {
     return new SecretBuilder().withNewMetadata().withName(SECRET).withNamespace(NS).endMetadata()
-        .withData(Map.of("id_ed25519", OperatorEndToEndIT.b64(Files.readAllBytes(key)),
-            "known_hosts", OperatorEndToEndIT.b64(Files.readAllBytes(knownHosts))))
+        .withData(Map.of("id_ed25519", EmulatedSlurmHost.b64(Files.readAllBytes(key)),
+            "known_hosts", EmulatedSlurmHost.b64(Files.readAllBytes(knownHosts))))
         .build();
   }
 
@@ -148,9 +146,6 @@ final class InJvmOperator implements AutoCloseable {
   public void close() throws Exception {
     operator.close();
     api.close();
-    // SRT_KEEP_E2E=1 keeps the run directories for a look after a failure.
-    if (System.getenv("SRT_KEEP_E2E") == null) {
-      OperatorEndToEndIT.run(List.of("rm", "-rf", base.toString()));
-    }
+    host.remove();
   }
 }
