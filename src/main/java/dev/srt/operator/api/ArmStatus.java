@@ -17,7 +17,10 @@ public class ArmStatus {
 
   /**
    * Why the run ended when the operator ended it, in CamelCase: ArmRemoved (the arm left the
-   * spec), SpecChanged (its effective spec changed), Suspended, RerunRequested, ComparisonDeleted.
+   * spec), SpecChanged (its effective spec changed), Suspended, RerunRequested, ComparisonDeleted;
+   * or why it failed when the host ended its job: JobCancelled (cancelled outside srt-operator,
+   * e.g. scancel), JobTimeLimit (Slurm TIMEOUT), NodeFailure (Slurm NODE_FAIL), OutOfMemory,
+   * JobPreempted. The message then names the Slurm state.
    */
   public String reason;
 

@@ -243,7 +243,7 @@ public final class DirectBackend implements Backend {
           return new JobStatus(JobState.COMPLETED, null, 0);
         }
         if (exit == 130 || exit == 143 || cancelRequested) {
-          return new JobStatus(JobState.CANCELLED, cancelRequested ? "cancel requested" : "interrupted", exit);
+          return new JobStatus(JobState.CANCELLED, cancelRequested ? "cancel requested" : "interrupted", exit, cancelRequested);
         }
         return new JobStatus(JobState.FAILED, null, exit);
       }
@@ -254,7 +254,7 @@ public final class DirectBackend implements Backend {
         return new JobStatus(JobState.NOT_FOUND, "no pid recorded for this run", null);
       }
       return cancelRequested
-          ? new JobStatus(JobState.CANCELLED, "killed after a cancel request", null)
+          ? new JobStatus(JobState.CANCELLED, "killed after a cancel request", null, true)
           : new JobStatus(JobState.FAILED, "the script ended without recording an exit code (killed?)", null);
     }
   };

@@ -226,6 +226,9 @@ public final class SlurmBackend implements Backend {
     List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
     argv.add("SRT_RUN_ID=" + run.runId());
     argv.addAll(List.of("sbatch", "--parsable",
+        // Slurm requeues a batch job whose node failed: its script would run again in the same
+        // run directory, after the run reported its end. A run is never repeated behind our back.
+        "--no-requeue",
         "--job-name=" + run.jobName(),
         "--comment=" + run.marker(),
         "--chdir=" + dir.path(),
@@ -357,6 +360,7 @@ public final class SlurmBackend implements Backend {
             for n in "${!run_dir[@]}"; do
               id=${job_id[n]}
               case $id in ''|*[!0-9]*) continue ;; esac
+              [ ! -e "${run_dir[n]}/cancel-requested" ] || field "$n" cancel-requested 1
               field "$n" squeue-rc "$rc"
               if [ "$rc" -ne 0 ]; then
                 field "$n" squeue-error "${err:0:500}"
@@ -382,9 +386,10 @@ public final class SlurmBackend implements Backend {
       if (rc != null && !rc.equals("0")) {
         return new JobStatus(JobState.UNKNOWN, "squeue failed: " + firstLine(fields.getOrDefault("squeue-error", "")), null);
       }
+      boolean cancelRequested = "1".equals(fields.get("cancel-requested"));
       String listed = fields.get("squeue");
       if (listed != null) {
-        return SlurmJob.parseSqueueStatus(listed).map(SlurmJob::status)
+        return SlurmJob.parseSqueueStatus(listed).map(job -> job.status().withCancelRequested(cancelRequested))
             .orElse(new JobStatus(JobState.UNKNOWN, "unreadable squeue output: " + firstLine(listed), null));
       }
       if ("0".equals(fields.get("sacct-rc"))) {
@@ -393,7 +398,7 @@ public final class SlurmBackend implements Backend {
             .filter(job -> job.jobId().equals(jobId))
             .reduce((first, second) -> second);
         if (accounted.isPresent()) {
-          return accounted.get().status();
+          return accounted.get().status().withCancelRequested(cancelRequested);
         }
       }
       return new JobStatus(JobState.NOT_FOUND, "Slurm no longer knows job " + jobId, null);

@@ -116,7 +116,8 @@ final class ArmScheduler {
       }
     }
     if (!suspended) {
-      // A run that was cancelled (by suspend, or on the host) runs again once nothing holds it.
+      // A run the operator cancelled (suspend) runs again once nothing holds it; one whose job the
+      // host ended (scancel, time limit, node failure) is Failed instead (ArmProgress).
       // Its finished runs stay: the cancelled one is made again.
       s.arms.replaceAll((n, a) -> {
         if (ArmPhase.of(a.phase) != ArmPhase.Cancelled || RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)) {

@@ -129,7 +129,7 @@ public final class ClusterConnections implements Hosts {
     }
     Secret s = secrets.get(cluster.getMetadata().getNamespace(), ref.name);
     if (s == null) {
-      throw new HostException(HostException.Kind.AUTH, "Secret " + ref.name + " not found in namespace "
+      throw new ClusterSecretException(ClusterSecretException.NOT_FOUND, "Secret " + ref.name + " not found in namespace "
           + cluster.getMetadata().getNamespace());
     }
     return s;
@@ -142,7 +142,7 @@ public final class ClusterConnections implements Hosts {
     if (secret.getStringData() != null && secret.getStringData().get(ref.key) != null) {
       return secret.getStringData().get(ref.key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    throw new HostException(HostException.Kind.AUTH, "Secret " + ref.name + " has no key " + ref.key);
+    throw new ClusterSecretException(ClusterSecretException.KEY_MISSING, "Secret " + ref.name + " has no key " + ref.key);
   }
 
   private static String versionOf(Secret s) {

@@ -95,6 +95,8 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       RunHost host = hosts.forCluster(cluster);
       HostProbe.Facts facts = host.probe();
       return Set.of(new ProbeResult(true, "Connected", host.describe() + " answered", facts, now));
+    } catch (ClusterSecretException e) {
+      return Set.of(new ProbeResult(false, e.reason(), e.getMessage(), null, now));
     } catch (HostException e) {
       String reason = switch (e.kind()) {
         case AUTH -> "AuthFailed";

@@ -62,7 +62,8 @@ final class TransitionEvents implements StatusListener {
       if (!was.terminal() && is.terminal() && a.runId != null && !(is == ArmPhase.Cancelled && a.reason != null)) {
         EventReason reason = is == ArmPhase.Succeeded ? EventReason.Succeeded
             : is == ArmPhase.Cancelled ? EventReason.Cancelled : EventReason.Failed;
-        String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results) : a.message;
+        String detail = is == ArmPhase.Succeeded ? ResultsLine.of(a.results)
+            : is == ArmPhase.Failed && a.reason != null ? a.reason + ": " + a.message : a.message;
         int repetitions = rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec());
         String which = repetitions > 1 && a.repetition != null ? " run " + a.repetition + "/" + repetitions : "";
         events.record(rc, reason, subject, "arm " + a.name + which + ": " + is.name().toLowerCase()

@@ -85,17 +85,45 @@ public final class ArmProgress {
     return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()));
   }
 
-  /** Applies new events, then the job state; never moves a finished run. */
+  /**
+   * Applies new events, then the job state; never moves a finished run, except one that reported
+   * itself cancelled while nobody asked srt-operator to cancel it: its script was signalled by
+   * the host (an outside {@code scancel}, a time limit, a failed node), and the job's state says
+   * which, so such a run is Failed with that reason once the job has ended.
+   */
   public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
+    ArmPhase beforeEnd = null;
     for (RunEvent e : events) {
       if (ArmPhase.of(s.phase).terminal()) {
         break;
       }
+      if (RunEventType.FINISHED.is(e.event())) {
+        beforeEnd = ArmPhase.of(s.phase);
+      }
       event(s, e);
     }
-    if (job != null && !ArmPhase.of(s.phase).terminal()) {
-      jobState(s, job, now);
+    if (job == null) {
+      return;
     }
+    if (!ArmPhase.of(s.phase).terminal()) {
+      jobState(s, job, now);
+    } else if (beforeEnd != null && endedByTheHost(s, job)) {
+      if (job.terminal()) {
+        jobEnded(s, job, now, "; srt-operator did not cancel it");
+      } else {
+        // The script reports its end before Slurm has finished the job (COMPLETING): the next
+        // poll has the job's final state, and with it the reason.
+        s.phase = beforeEnd.name();
+        s.finishedAt = null;
+        s.message = "the run was interrupted (" + s.message + "); waiting for the job's final state";
+      }
+    }
+  }
+
+  /** The run says it was cancelled, and the host that knows its job says srt-operator did not. */
+  private static boolean endedByTheHost(ArmStatus s, JobStatus job) {
+    return ArmPhase.of(s.phase) == ArmPhase.Cancelled && s.reason == null && !job.cancelRequested()
+        && job.state() != JobState.NOT_FOUND && job.state() != JobState.UNKNOWN && job.state() != JobState.COMPLETED;
   }
 
   /** {@link #apply}, then the results read from the run's result files (null: not read yet). */
@@ -237,15 +265,34 @@ public final class ArmProgress {
       return;
     }
     // The job ended without a "finished" event: it was killed hard, timed out or lost its node.
-    s.finishedAt = now.toString();
-    if (state == JobState.CANCELLED) {
+    if (state == JobState.CANCELLED && job.cancelRequested()) {
+      s.finishedAt = now.toString();
       s.phase = ArmPhase.Cancelled.name();
       s.message = "cancelled";
       return;
     }
+    jobEnded(s, job, now, " without reporting an outcome");
+  }
+
+  /** Failed, with the job's state as the reason and in the message. */
+  private static void jobEnded(ArmStatus s, JobStatus job, Instant now, String how) {
+    s.finishedAt = now.toString();
     s.phase = ArmPhase.Failed.name();
+    s.reason = hostReason(job.state());
     String prior = s.message == null || s.message.isEmpty() ? "" : " (" + s.message + ")";
-    s.message = "job ended " + state + (job.exitCode() == null ? "" : " with exit code " + job.exitCode())
-        + (job.reason() == null ? "" : ": " + job.reason()) + " without reporting an outcome" + prior;
+    s.message = "job ended " + job.state() + (job.exitCode() == null ? "" : " with exit code " + job.exitCode())
+        + (job.reason() == null ? "" : ": " + job.reason()) + how + prior;
+  }
+
+  /** The arm's reason for a job the host ended; null where the message says enough. */
+  static String hostReason(JobState state) {
+    return switch (state) {
+      case CANCELLED -> "JobCancelled";
+      case TIMEOUT -> "JobTimeLimit";
+      case NODE_FAIL -> "NodeFailure";
+      case OUT_OF_MEMORY -> "OutOfMemory";
+      case PREEMPTED -> "JobPreempted";
+      default -> null;
+    };
   }
 }

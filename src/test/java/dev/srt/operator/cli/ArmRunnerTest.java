@@ -112,7 +112,9 @@ class ArmRunnerTest {
         @Override
         public JobStatus parse(Map<String, String> fields) {
           String state = fields.getOrDefault("state", "");
-          return state.isEmpty() ? new JobStatus(JobState.NOT_FOUND, "no such job", null) : JobStatus.of(JobState.valueOf(state));
+          // Only this backend's cancel writes CANCELLED, as only srt-operator's cancels write cancel-requested.
+          return state.isEmpty() ? new JobStatus(JobState.NOT_FOUND, "no such job", null)
+              : new JobStatus(JobState.valueOf(state), null, null, state.equals("CANCELLED"));
         }
       };
     }

@@ -64,7 +64,7 @@ class BackendCommandQuotingTest {
     Submission first = slurm.submit(run, "#!/bin/bash\necho 'job'\n");
 
     assertThat(first).isEqualTo(new Submission("4242", false));
-    assertThat(recordedArgv()).containsExactly("sbatch", "--parsable",
+    assertThat(recordedArgv()).containsExactly("sbatch", "--parsable", "--no-requeue",
         "--job-name=" + run.jobName(), "--comment=" + run.marker(), "--chdir=" + dir.path(),
         "--output=" + dir.scriptLog(), dir.script(), "SRT_RUN_ID=r1a2b3c4d");
     assertThat(Files.readString(Path.of(dir.script()))).isEqualTo("#!/bin/bash\necho 'job'\n");

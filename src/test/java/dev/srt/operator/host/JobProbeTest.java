@@ -15,10 +15,11 @@ class JobProbeTest {
         .isEqualTo(JobStatus.of(JobState.RUNNING));
     assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "0", "cancel-requested", "1")))
         .isEqualTo(new JobStatus(JobState.COMPLETED, null, 0));
-    assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "143", "cancel-requested", "0")).state())
-        .isEqualTo(JobState.CANCELLED);
+    // SIGTERM from anyone but srt-operator: cancelled, not requested
+    assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "143", "cancel-requested", "0")))
+        .isEqualTo(new JobStatus(JobState.CANCELLED, "interrupted", 143, false));
     assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "1", "cancel-requested", "1")))
-        .isEqualTo(new JobStatus(JobState.CANCELLED, "cancel requested", 1));
+        .isEqualTo(new JobStatus(JobState.CANCELLED, "cancel requested", 1, true));
     assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "2", "cancel-requested", "0")))
         .isEqualTo(new JobStatus(JobState.FAILED, null, 2));
     assertThat(DIRECT.parse(Map.of("pid", "10", "alive", "0", "exit-code", "", "cancel-requested", "1")).state())

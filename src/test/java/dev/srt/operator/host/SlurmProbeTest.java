@@ -104,4 +104,16 @@ class SlurmProbeTest {
     assertThat(Files.readAllLines(calls)).singleElement().asString().contains("-j 5 -O");
     ClusterObserverTest.assertNothingInjected(work);
   }
+
+  @Test
+  void saysWhichCancelsSrtOperatorRequested() throws Exception {
+    bin = Files.createDirectories(work.resolve("bin"));
+    calls = work.resolve("calls");
+    standIn("squeue", "7|CANCELLED|None|36608|\n8|CANCELLED|None|36608|\n", 0);
+    Path ours = Files.createDirectories(Path.of(run(0).runDir(work.resolve("w").toString())));
+    Files.writeString(ours.resolve("cancel-requested"), "");
+    Map<RunRef, RunObservation> seen = poll(List.of(new ActiveRun(run(0), "7", 0), new ActiveRun(run(1), "8", 0)));
+    assertThat(seen.get(run(0)).job()).isEqualTo(new JobStatus(JobState.CANCELLED, null, 143, true));
+    assertThat(seen.get(run(1)).job()).isEqualTo(new JobStatus(JobState.CANCELLED, null, 143, false));
+  }
 }

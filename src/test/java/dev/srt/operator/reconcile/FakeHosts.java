@@ -152,7 +152,7 @@ final class FakeHosts implements Hosts {
         state.cancelled.add(run);
         JobStatus s = state.jobStatus.get(run);
         if (s != null && !s.terminal()) {
-          state.jobStatus.put(run, new JobStatus(JobState.CANCELLED, null, null));
+          state.jobStatus.put(run, new JobStatus(JobState.CANCELLED, null, null, true));
         }
       }
     }
