@@ -219,6 +219,11 @@ public final class RunObservations implements AutoCloseable {
     RunHost host;
     List<ActiveRun> active = new ArrayList<>();
     synchronized (this) {
+      // A run may be untracked (its comparison deleted) between choosing the due clusters and now.
+      runs = runs.stream().filter(tracked::containsKey).toList();
+      if (runs.isEmpty()) {
+        return;
+      }
       host = tracked.get(runs.get(0)).host();
       for (RunRef run : runs) {
         active.add(new ActiveRun(run, tracked.get(run).jobId(), offsets.getOrDefault(run, 0L)));
@@ -228,7 +233,9 @@ public final class RunObservations implements AutoCloseable {
     try {
       seen = host.poll(active);
     } catch (HostException | RuntimeException e) {
-      ClusterState down = new ClusterState(false, reason(e), host.describe() + ": " + e.getMessage());
+      String message = String.valueOf(e.getMessage());
+      // Transport errors already start with the host they were talking to.
+      ClusterState down = new ClusterState(false, reason(e), message.startsWith(host.describe()) ? message : host.describe() + ": " + message);
       boolean changed;
       synchronized (this) {
         changed = !down.equals(clusters.put(cluster, down));
