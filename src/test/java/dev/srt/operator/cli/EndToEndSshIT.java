@@ -254,6 +254,9 @@ class EndToEndSshIT {
         String engine = pidOf(runId.get(), "sglang-worker", "--port 6100");
         await().atMost(Duration.ofSeconds(30)).until(() -> pidOf(runId.get(), "dynamo-sidecar", "127.0.0.1:50051") != null);
         sidecarPid.set(pidOf(runId.get(), "dynamo-sidecar", "127.0.0.1:50051"));
+        // A sidecar still starting its JVM when its engine dies is stopped before it can say so.
+        String sidecarLog = Shell.quote(cluster.getSpec().workDir) + "/*/*/dynamo-kv/" + Shell.quote(runId.get()) + "/logs/sidecar-0.log";
+        await().atMost(Duration.ofSeconds(30)).until(() -> host("cat " + sidecarLog + " 2>/dev/null || true").contains("connected to engine gRPC"));
         assertThat(engine).as("worker-0's engine").isNotNull();
         host("kill -9 " + engine);
       }
