@@ -85,6 +85,19 @@ class OperatorMockIT {
     return client.resources(RouterComparison.class).inNamespace(NS).withName("qwen3-32b-routers").get();
   }
 
+  /**
+   * Changes the comparison as a user would: read, change, update. The operator writes its status
+   * meanwhile, so an update can meet a conflict (409): then read again and change again.
+   */
+  void change(java.util.function.Consumer<RouterComparison> edit) {
+    await().atMost(WAIT).ignoreExceptionsInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
+      RouterComparison rc = rc();
+      edit.accept(rc);
+      client.resource(rc).update();
+      return true;
+    });
+  }
+
   ArmStatus arm(String name) {
     RouterComparison rc = rc();
     if (rc == null || rc.getStatus() == null) {
@@ -253,23 +266,17 @@ class OperatorMockIT {
     apply(exampleWithLocalCluster());
     await().atMost(WAIT).until(() -> arm("sgl-router") != null && arm("sgl-router").jobId != null);
     RunRef first = host.runOf("sgl-router");
-    RouterComparison rc = rc();
-    rc.getSpec().suspend = true;
-    client.resource(rc).update();
+    change(rc -> rc.getSpec().suspend = true);
     await().atMost(WAIT).until(() -> "Suspended".equals(rc().getStatus().phase));
     assertThat(host.cancelled).contains(first);
     int submitted = host.runs().size();
-    rc = rc();
-    rc.getSpec().suspend = false;
-    client.resource(rc).update();
+    change(rc -> rc.getSpec().suspend = false);
     await().atMost(WAIT).until(() -> host.runs().size() == submitted + 1);
     RunRef second = host.runOf("sgl-router");
     assertThat(second.runId()).isNotEqualTo(first.runId());
     host.succeed(second);
     await().atMost(WAIT).until(() -> "Succeeded".equals(arm("sgl-router").phase));
-    rc = rc();
-    rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again-1"));
-    client.resource(rc).update();
+    change(rc -> rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again-1")));
     await().atMost(WAIT).until(() -> host.runs().stream().filter(r -> r.arm().equals("sgl-router")).count() == 3);
   }
 
@@ -281,19 +288,17 @@ class OperatorMockIT {
       host.succeed(host.runOf(arm));
       await().atMost(WAIT).until(() -> "Succeeded".equals(arm(arm).phase));
     }
-    RouterComparison rc = rc();
-    var extra = client.getKubernetesSerialization().convertValue(rc.getSpec().arms.get(1), dev.srt.operator.api.ArmSpec.class);
-    extra.name = "dynamo-rr";
-    extra.frontend.args = new java.util.LinkedHashMap<>(Map.of("router-mode", "round-robin"));
-    rc.getSpec().arms.add(extra);
-    client.resource(rc).update();
+    change(rc -> {
+      var extra = client.getKubernetesSerialization().convertValue(rc.getSpec().arms.get(1), dev.srt.operator.api.ArmSpec.class);
+      extra.name = "dynamo-rr";
+      extra.frontend.args = new java.util.LinkedHashMap<>(Map.of("router-mode", "round-robin"));
+      rc.getSpec().arms.add(extra);
+    });
     await().atMost(WAIT).until(() -> host.runOf("dynamo-rr") != null);
     host.succeed(host.runOf("dynamo-rr"));
     await().atMost(WAIT).until(() -> "True".equals(condition("Complete")));
     assertThat(host.runs()).hasSize(4);
-    rc = rc();
-    rc.getSpec().workload.seed = 7;
-    client.resource(rc).update();
+    change(rc -> rc.getSpec().workload.seed = 7);
     await().atMost(WAIT).until(() -> host.runs().size() == 5);
     assertThat(arm("dynamo-kv").phase).isEqualTo("Pending");
   }
