@@ -235,7 +235,8 @@ class EndToEndSshIT {
     assertThat(run.status.workers.prefill.ready).isEqualTo(1);
     assertThat(run.status.workers.decode.ready).isEqualTo(1);
     assertThat(run.status.results.requestThroughput).isNotNull();
-    assertThat(host("scontrol -o show job " + Shell.quote(run.jobId))).contains("JobState=COMPLETED");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(host("scontrol -o show job " + Shell.quote(run.jobId))).contains("JobState=COMPLETED"));
     String dir = run.status.runDir;
     assertThat(host("cat " + Shell.quote(dir + "/logs/engine-prefill-0.log"))).contains("CUDA_VISIBLE_DEVICES=0,1,2,3\n");
     assertThat(host("cat " + Shell.quote(dir + "/logs/engine-decode-0.log"))).contains("CUDA_VISIBLE_DEVICES=4,5,6,7\n");

@@ -95,8 +95,9 @@ class MultiNodeSlurmIT {
         assertThat(run.status.results.requestThroughput).isNotNull();
         assertThat(run.status.results.meanTtftMs).isNotNull();
         assertThat(run.status.workers.ready).isEqualTo(workers);
-        assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
-            .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=" + 2 * workers);
+        // (the run reports its end before Slurm has finished the job: COMPLETING, then COMPLETED)
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
+            .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=" + 2 * workers));
 
         // the script ran on the first node, under that node's own hostname
         assertThat(events).filteredOn(e -> e.event().equals("run-started")).singleElement()
@@ -164,8 +165,8 @@ class MultiNodeSlurmIT {
       assertThat(run.status.results.meanTtftMs).isNotNull();
       assertThat(run.status.workers.prefill.ready).isEqualTo(1);
       assertThat(run.status.workers.decode.ready).isEqualTo(1);
-      assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
-          .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=2");
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(host("scontrol -o show job " + Shell.quote(run.jobId)))
+          .contains("JobState=COMPLETED", "ExitCode=0:0", "Partition=" + partition.name(), "NumNodes=2"));
       assertThat(events).filteredOn(e -> e.event().equals("run-started")).singleElement()
           .satisfies(e -> assertThat(e.text("host")).isEqualTo("srt-node1"));
 

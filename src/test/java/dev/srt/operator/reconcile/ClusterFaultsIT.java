@@ -105,7 +105,8 @@ class ClusterFaultsIT {
     assertThat(op.events(EventReason.Submitted)).hasSize(1);
     assertThat(op.events(EventReason.ReconcileFailed)).isEmpty();
     assertThat(slurmJobsOf(running.runId)).isEqualTo("1");
-    assertThat(run(List.of("squeue", "--states=all", "-h", "-j", running.jobId, "-o", "%T")).strip()).isEqualTo("COMPLETED");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(run(List.of("squeue", "--states=all", "-h", "-j", running.jobId, "-o", "%T")).strip()).isEqualTo("COMPLETED"));
     assertThat(processesOf(running.runId)).isEmpty();
   }
 

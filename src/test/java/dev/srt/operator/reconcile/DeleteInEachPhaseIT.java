@@ -88,7 +88,7 @@ class DeleteInEachPhaseIT {
     Deleted finished = deleteWhen("finished", "slurm-box", Map.of(), a -> ArmPhase.of(a.phase).terminal());
     assertThat(finished.arm().phase).as(finished.arm().message).isEqualTo(ArmPhase.Succeeded.name());
     assertNothingLeft(finished, false);
-    assertThat(OperatorOnTestHost.jobState(finished.arm().jobId)).isEqualTo("COMPLETED");
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(OperatorOnTestHost.jobState(finished.arm().jobId)).isEqualTo("COMPLETED"));
   }
 
   /** A deleted comparison on {@code cluster} and its arm as it was when it was deleted. */

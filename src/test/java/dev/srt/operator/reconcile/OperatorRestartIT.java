@@ -148,7 +148,8 @@ class OperatorRestartIT {
         assertThat(a.phase).isEqualTo("Succeeded");
         assertThat(a.results.requestThroughput).as(a.name + " results").isNotNull();
         assertThat(a.runs).as(a.name + " runs").hasSize(1);
-        assertThat(host(List.of("squeue", "--states=all", "-h", "-j", a.jobId, "-o", "%T")).strip()).isEqualTo("COMPLETED");
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+            assertThat(host(List.of("squeue", "--states=all", "-h", "-j", a.jobId, "-o", "%T")).strip()).isEqualTo("COMPLETED"));
         assertOneRunOnTheHost(a.name, a.runId, a.jobId);
       }
       assertThat(arm(FIRST).runId).isEqualTo(runId);
