@@ -64,11 +64,12 @@ class OperatorEmulatedHostIT {
     }
   }
 
-  /** The example comparison renamed, with only its sgl-router arm. */
+  /** The example comparison renamed, with only its sgl-router arm and a quarter of its prompt groups. */
   RouterComparison oneArm(String name) throws Exception {
     RouterComparison rc = load("examples/router-comparison.yaml", RouterComparison.class);
     rc.getMetadata().setName(name);
     rc.getSpec().arms.removeIf(a -> !a.name.equals("sgl-router"));
+    rc.getSpec().workload.args.put("gsp-num-groups", 16);
     return rc;
   }
 

@@ -63,6 +63,8 @@ class OperatorEndToEndIT {
   void applyExample() throws Exception {
     String yaml = Files.readString(Path.of("examples/router-comparison.yaml"))
         .replace("healthCheck: {timeout: 30m, interval: 10s}", "healthCheck: {timeout: 2m, interval: 1s}")
+        // a quarter of the prompt groups: the same prefix structure, a quarter of the requests
+        .replace("num-prompts: 1024}", "num-prompts: 1024, gsp-num-groups: 16}")
         + "\n---\n" + host.clusterYaml("h100-box", "h100-box-ssh", List.of(), "1s");
     EmulatedSlurmHost.create(client, NS, "e2e.yaml", yaml);
   }

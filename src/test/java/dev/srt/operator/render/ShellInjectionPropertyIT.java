@@ -22,8 +22,10 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,7 +60,7 @@ class ShellInjectionPropertyIT {
    * Accepted payloads written together into one place, places changed in one run spec, and
    * parallel runs (the scripts mostly wait on their stand-ins).
    */
-  private static final int PAYLOADS_PER_PLACE = 4;
+  private static final int PAYLOADS_PER_PLACE = 8;
   private static final int PLACES_PER_SPEC = 200;
   private static final int LANES = 6;
   /** The custom workload's command is the author's own program; it is gated by the cluster, not by quoting. */
@@ -294,54 +296,41 @@ class ShellInjectionPropertyIT {
     return 21000 + 100 * lane;
   }
 
-  /** Groups changes of unrelated places; a group the validator rejects as a whole is split until each part passes. */
+  /**
+   * Groups changes of unrelated places, first fit: a change joins the first spec it is unrelated
+   * to and that the validator still accepts with it (two places can be valid apart and not
+   * together), else starts a spec. A change whose payloads are rejected together at its place (the
+   * string grows past its limit) is halved first.
+   */
   private List<List<Change>> batch(List<Change> changes) {
     List<List<Change>> out = new ArrayList<>();
-    List<Change> rest = new ArrayList<>(changes);
-    while (!rest.isEmpty()) {
-      List<Change> group = new ArrayList<>();
-      for (var it = rest.iterator(); it.hasNext() && group.size() < PLACES_PER_SPEC; ) {
-        Change c = it.next();
-        if (group.stream().noneMatch(g -> related(g.first(), c.first()))) {
-          group.add(c);
-          it.remove();
+    Deque<Change> todo = new ArrayDeque<>(changes);
+    while (!todo.isEmpty()) {
+      Change c = todo.poll();
+      Variant v = c.first().variant();
+      if (c.parts().size() > 1 && !errors(v, List.of(c)).isEmpty()) {
+        List<Mutation> parts = c.parts();
+        todo.addFirst(new Change(parts.subList(parts.size() / 2, parts.size())));
+        todo.addFirst(new Change(parts.subList(0, parts.size() / 2)));
+        continue;
+      }
+      List<Change> home = null;
+      for (List<Change> spec : out) {
+        if (spec.size() < PLACES_PER_SPEC && spec.stream().noneMatch(g -> related(g.first(), c.first()))) {
+          List<Change> with = new ArrayList<>(spec);
+          with.add(c);
+          if (errors(v, with).isEmpty()) {
+            home = spec;
+            break;
+          }
         }
       }
-      out.addAll(split(group));
-    }
-    return out;
-  }
-
-  private List<List<Change>> split(List<Change> group) {
-    if (errors(group.get(0).first().variant(), group).isEmpty()) {
-      return List.of(group);
-    }
-    // Payloads each accepted alone can be rejected together at one place (the string grows past
-    // its limit): halve those changes only, and keep every other place in the same spec.
-    List<Change> first = new ArrayList<>();
-    List<Change> second = new ArrayList<>();
-    for (Change c : group) {
-      if (c.parts().size() > 1 && !errors(c.first().variant(), List.of(c)).isEmpty()) {
-        first.add(new Change(c.parts().subList(0, c.parts().size() / 2)));
-        second.add(new Change(c.parts().subList(c.parts().size() / 2, c.parts().size())));
-      } else {
-        first.add(c);
+      if (home == null) {
+        home = new ArrayList<>();
+        out.add(home);
       }
+      home.add(c);
     }
-    if (!second.isEmpty()) {
-      List<List<Change>> out = new ArrayList<>(split(first));
-      out.addAll(split(second));
-      return out;
-    }
-    if (group.size() == 1) {
-      // Payloads each accepted alone, rejected together: run them apart.
-      List<Mutation> parts = group.get(0).parts();
-      List<List<Change>> out = new ArrayList<>(split(List.of(new Change(parts.subList(0, parts.size() / 2)))));
-      out.addAll(split(List.of(new Change(parts.subList(parts.size() / 2, parts.size())))));
-      return out;
-    }
-    List<List<Change>> out = new ArrayList<>(split(group.subList(0, group.size() / 2)));
-    out.addAll(split(group.subList(group.size() / 2, group.size())));
     return out;
   }
 

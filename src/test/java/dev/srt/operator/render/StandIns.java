@@ -61,7 +61,17 @@ final class StandIns {
             case "${2:-}" in *cache_tag*) echo %2$s; exit 0 ;; esac
             case "${3:-}" in
               summary) echo '{}' ;;
-              dynamo-instances) echo 1 ;;
+              # Honest about registration: a Dynamo worker counts once it (or its sidecar) has started,
+              # so a run cannot pass its gate, finish and tear down before a sidecar was launched.
+              dynamo-instances)
+                [ -n "${SRT_STANDIN_RECORDS:-}" ] || { echo 1; exit 0; }
+                n=0
+                for rec in "$SRT_STANDIN_RECORDS"/*.argv; do
+                  [ -e "$rec" ] || continue
+                  if grep -qaxz -e dynamo.sglang -e dynamo.sglang.sidecar -- "$rec"; then n=$((n + 1)); fi
+                done
+                echo "$n"
+                [ "$n" -ge "${5:-1}" ]; exit ;;
             esac
             exit 0 ;;
           -) cat >/dev/null; exit 0 ;;
