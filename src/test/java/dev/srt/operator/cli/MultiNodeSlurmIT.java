@@ -34,6 +34,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The multi-node examples ({@code examples/router-comparison-multinode.yaml} and
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * small Mooncake trace of the test's own; everything else is as written. The prefill/decode example
  * runs its prefill worker on one node and its decode worker on the other.
  */
+@ResourceLock(TestHosts.MULTINODE_PARTITION)
 class MultiNodeSlurmIT {
   private static final Path COMPARISON = Path.of("examples/router-comparison-multinode.yaml");
   private static final Path DISAGG_COMPARISON = Path.of("examples/router-comparison-disagg-multinode.yaml");

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.emulator.ListenAddress;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Files;
@@ -16,6 +17,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The way to the cluster fails mid-run while its Slurm job runs on: the sshd stops for a minute,
@@ -23,14 +27,19 @@ import org.junit.jupiter.api.Test;
  * comparison says so in {@code ClusterReachable} (with a reason that says what to fix), the
  * operator carries on at its cadence without a storm of failed reconciles, and when the way is
  * back the same run goes on: no second job, no second run. Against an sshd of the test's own
- * ({@link PrivateSshd}) and the {@code debug} partition.
+ * ({@link PrivateSshd}) and the {@code multinode} partition, whose nodes have loopbacks of their
+ * own: the tests wait out the outage beside the other integration tests (docs/testing.md).
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(TestHosts.MULTINODE_PARTITION)
 class ClusterFaultsIT {
   static final String NAME = "cluster-faults";
   /** How long the sshd stays down (the figure). */
   static final Duration OUTAGE = Duration.ofSeconds(60);
   /** Two polls (500 ms each) plus the reconcile and status write they trigger, on a busy 2-core machine. */
   static final Duration TWO_POLLS = Duration.ofSeconds(4);
+  /** The emulated servers listen on their node's address, where the gates probe them (as in MultiNodeSlurmIT). */
+  static final String NODE_LISTEN = ListenAddress.VAR + ": node";
 
   TestHosts.SshTarget shared;
   PrivateSshd sshd;
@@ -38,9 +47,11 @@ class ClusterFaultsIT {
   InJvmOperator op;
   Path wrongKeyDir;
 
+  String partition;
+
   @BeforeEach
   void start() throws Exception {
-    TestHosts.requireSlurm();
+    partition = TestHosts.requireMultiNodeSlurm().name();
     shared = TestHosts.ssh();
     sshd = new PrivateSshd(shared);
     sshd.start();
@@ -79,7 +90,7 @@ class ClusterFaultsIT {
 
   @Test
   void sshdDownForAMinuteThenTheSameRunCompletes() throws Exception {
-    op.apply(target, TestHosts.slurmPartition(), "", comparison("2m"));
+    op.apply(target, partition, NODE_LISTEN, comparison("2m"));
     ArmStatus running = awaitArm(a -> List.of("Starting", "Ready", "Benchmarking").contains(a.phase) && a.jobId != null);
     assertThat(reachable().getStatus()).isEqualTo("True");
 
@@ -95,8 +106,10 @@ class ClusterFaultsIT {
 
     sshd.start();
     await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> "True".equals(reachable().getStatus()));
-    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
-        .until(() -> Conditions.isTrue(op.rc(NAME).getStatus().conditions, "Complete"));
+    await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+      RouterComparison rc = op.rc(NAME);
+      assertThat(Conditions.isTrue(rc.getStatus().conditions, "Complete")).as("%s", op.client.getKubernetesSerialization().asYaml(rc.getStatus())).isTrue();
+    });
     ArmStatus done = op.arm(NAME, "sgl-router");
     assertThat(done.phase).as(done.message).isEqualTo("Succeeded");
     assertThat(done.runId).isEqualTo(running.runId);
@@ -113,7 +126,7 @@ class ClusterFaultsIT {
   @Test
   void secretDeletedOrKeyRotatedMidRunIsAClearConditionAndRecovers() throws Exception {
     // Engines that never become healthy keep the run in Starting for the whole test.
-    op.apply(target, TestHosts.slurmPartition(), "SRT_EMULATOR_STARTUP_DELAY_MS: \"600000\"", comparison("5m"));
+    op.apply(target, partition, NODE_LISTEN + ", SRT_EMULATOR_STARTUP_DELAY_MS: \"600000\"", comparison("5m"));
     ArmStatus running = awaitArm(a -> "Starting".equals(a.phase) && a.jobId != null);
     String key = Files.readString(shared.keyFile());
 

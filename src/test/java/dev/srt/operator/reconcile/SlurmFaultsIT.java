@@ -13,6 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Slurm ends a run's job behind the operator's back: an outside {@code scancel}, a time limit
@@ -21,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * not submitted again. One comparison of three arms (one run at a time) on the {@code multinode}
  * partition, whose engines never become healthy, so each arm waits in Starting for its fault.
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(TestHosts.MULTINODE_PARTITION)
 class SlurmFaultsIT {
   static final String NAME = "slurm-faults";
   /** A poll (500 ms) plus the reconcile and status write it triggers, on a busy 2-core machine. */
@@ -68,8 +73,10 @@ class SlurmFaultsIT {
     failed.add(awaitFailed(cancelled, "CANCELLED", "JobCancelled"));
 
     ArmStatus timedOut = awaitStarting("timed-out");
-    // Slurm's minimum time limit is a minute; an end time of now times the job out at once.
-    assertThat(run(List.of("scontrol", "update", "JobId=" + timedOut.jobId, "EndTime=now"))).isBlank();
+    // Slurm's minimum time limit is a minute; an end time of now times the job out at once. Slurm
+    // refuses it ("Invalid time specified") while now is still the job's start second.
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+        assertThat(run(List.of("scontrol", "update", "JobId=" + timedOut.jobId, "EndTime=now"))).isBlank());
     failed.add(awaitFailed(timedOut, "TIMEOUT", "JobTimeLimit"));
 
     ArmStatus nodeFailed = awaitStarting("node-failed");

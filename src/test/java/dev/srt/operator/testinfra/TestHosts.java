@@ -45,6 +45,12 @@ public final class TestHosts {
   static final String SLURM = "SRT_TEST_SLURM";
   static final String SLURM_PARTITION = "SRT_TEST_SLURM_PARTITION";
   static final String SLURM_MULTINODE_PARTITION = "SRT_TEST_SLURM_MULTINODE_PARTITION";
+  /**
+   * The JUnit resource lock of the multinode partition: its tests take both nodes (or set one
+   * down), so they run one at a time; and since its nodes have loopbacks of their own, those marked
+   * {@code @Execution(CONCURRENT)} run beside the tests that use this machine's.
+   */
+  public static final String MULTINODE_PARTITION = "slurm-multinode-partition";
   static final String SLURM_MULTINODE_NODES = "SRT_TEST_SLURM_MULTINODE_NODES";
 
   private static final String SSH_HINT = "run .ci/start-sshd.sh (see docs/testing.md)";
