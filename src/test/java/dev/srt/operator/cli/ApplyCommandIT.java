@@ -20,6 +20,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,6 +57,17 @@ class ApplyCommandIT {
           assertThat(Processes.withRunId(id)).as("processes of run " + id).isEmpty());
     }
   }
+
+  /** What the commands printed: shown only when the test fails (most assertions carry it too). */
+  private final StringBuilder transcript = new StringBuilder();
+
+  @RegisterExtension
+  final TestWatcher printTranscriptOnFailure = new TestWatcher() {
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+      System.out.println(transcript);
+    }
+  };
 
   private Path cluster(String extraSpec) throws IOException {
     Path file = tmp.resolve("cluster.yaml");
@@ -115,7 +129,7 @@ class ApplyCommandIT {
     while (m.find()) {
       runIds.add(m.group(1));
     }
-    System.out.println(r.out());
+    transcript.append("$ srt-operator ").append(command).append(' ').append(String.join(" ", args)).append('\n').append(r.out());
     return r;
   }
 
