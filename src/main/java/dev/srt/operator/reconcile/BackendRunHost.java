@@ -25,6 +25,7 @@ public final class BackendRunHost implements RunHost {
   private final String mode;
   private final ClusterObserver observer;
   private final MeterRegistry metrics;
+  private volatile boolean closed;
 
   public BackendRunHost(Backend backend, String mode, MeterRegistry metrics) {
     this.backend = backend;
@@ -72,7 +73,13 @@ public final class BackendRunHost implements RunHost {
   }
 
   @Override
+  public boolean isClosed() {
+    return closed;
+  }
+
+  @Override
   public void close() {
+    closed = true;
     backend.transport().close();
   }
 

@@ -54,6 +54,14 @@ public interface RunHost extends AutoCloseable {
   /** For logs and status messages; never contains key material. */
   String describe();
 
+  /**
+   * Whether {@link #close()} was called: the connection was replaced (the cluster's spec or its
+   * Secret changed), so what fails on it says nothing about the cluster.
+   */
+  default boolean isClosed() {
+    return false;
+  }
+
   @Override
   void close();
 }

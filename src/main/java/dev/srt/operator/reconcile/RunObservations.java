@@ -100,7 +100,12 @@ public final class RunObservations implements AutoCloseable {
     Tracked t = tracked.get(run);
     if (t == null || t.host() != host || !java.util.Objects.equals(t.jobId(), jobId)) {
       tracked.put(run, new Tracked(primary, cluster, host, jobId, stableInterval));
-      nextPoll.putIfAbsent(cluster, Instant.now());
+      if (t != null && t.host() != host) {
+        // A new connection (a changed spec or Secret): what it says is news, whatever the backoff.
+        nextPoll.put(cluster, Instant.now());
+      } else {
+        nextPoll.putIfAbsent(cluster, Instant.now());
+      }
       scheduleTick();
     }
   }
@@ -233,6 +238,16 @@ public final class RunObservations implements AutoCloseable {
     try {
       seen = host.poll(active);
     } catch (HostException | RuntimeException e) {
+      if (host.isClosed()) {
+        // The runs were tracked on a connection since replaced (a changed spec or Secret): its
+        // failure ("transport is closed") is no news of the cluster. Their owners' reconciles
+        // track them on the current connection, whose poll says how the cluster is.
+        synchronized (this) {
+          nextPoll.put(cluster, Instant.now().plus(Duration.ofSeconds(5)));
+        }
+        runs.forEach(this::notifyOwner);
+        return;
+      }
       String message = String.valueOf(e.getMessage());
       // Transport errors already start with the host they were talking to.
       ClusterState down = new ClusterState(false, reason(e), message.startsWith(host.describe()) ? message : host.describe() + ": " + message);

@@ -51,9 +51,15 @@ class RunObservationsTest {
   }
 
   private static RunHost host(java.util.function.Function<Collection<ActiveRun>, Map<RunRef, RunObservation>> poll) {
+    return host(poll, () -> false);
+  }
+
+  private static RunHost host(java.util.function.Function<Collection<ActiveRun>, Map<RunRef, RunObservation>> poll,
+      java.util.function.BooleanSupplier closed) {
     return (RunHost) Proxy.newProxyInstance(RunHost.class.getClassLoader(), new Class<?>[] {RunHost.class},
         (proxy, method, args) -> switch (method.getName()) {
           case "poll" -> poll.apply(castRuns(args[0]));
+          case "isClosed" -> closed.getAsBoolean();
           case "describe", "toString" -> "fake";
           case "hashCode" -> System.identityHashCode(proxy);
           case "equals" -> proxy == args[0];
@@ -131,6 +137,38 @@ class RunObservationsTest {
     }
     assertThat(lags).allSatisfy(lag -> assertThat(lag).isLessThan(800L));
     assertThat(observations.view(RUN).orElseThrow().events()).hasSize(7);
+  }
+
+  /**
+   * A connection replaced under the poller (the cluster's Secret changed: a rotated key) fails as
+   * closed. That is no news of the cluster: it stays as last seen, the owner is told (its reconcile
+   * tracks the run on the new connection), and the new connection is polled at once.
+   */
+  @Test
+  void aReplacedConnectionIsNotAnUnreachableCluster() {
+    written.add(event("run-started"));
+    java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    observations = new RunObservations(id -> notified.add(System.nanoTime()), Duration.ofMillis(200));
+    RunHost replaced = host(runs -> {
+      if (closed.get()) {
+        throw new IllegalStateException("fake: transport is closed");
+      }
+      return poll(runs);
+    }, closed::get);
+    observations.track(OWNER, "bench/c", replaced, RUN, "1", Duration.ofMillis(200));
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> observations.clusterState("bench/c") != null);
+
+    int told = notified.size();
+    closed.set(true);
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> notified.size() > told);
+    assertThat(observations.clusterState("bench/c").reachable()).isTrue();
+    assertThat(observations.clusterState("bench/c").reason()).isEqualTo("Connected");
+
+    int polled = polls.size();
+    observations.track(OWNER, "bench/c", host(), RUN, "1", Duration.ofMillis(200));
+    // Not after the 5 s that a failed poll waits.
+    Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> polls.size() > polled);
+    assertThat(observations.clusterState("bench/c").reachable()).isTrue();
   }
 
   /** One host that hangs (a dropped connection waiting for its timeout) does not stop the polls of another. */
