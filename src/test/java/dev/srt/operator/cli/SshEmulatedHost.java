@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.emulator.JavaLauncher;
+import dev.srt.operator.testinfra.TestCluster;
 import dev.srt.operator.testinfra.TestHosts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,31 +61,8 @@ final class SshEmulatedHost {
    * given partition.
    */
   GpuCluster cluster(String name, String mode, Map<String, String> env, String partition) {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    StringBuilder envYaml = new StringBuilder();
-    env.forEach((k, v) -> envYaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
-    String yaml = """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata:
-          name: %1$s
-        spec:
-          mode: %2$s
-          transport: ssh
-          ssh:
-            host: %3$s
-            port: %4$d
-            user: %5$s
-            privateKeyFile: %6$s
-            knownHostsFile: %7$s
-          workDir: %8$s
-          gpusPerNode: 8
-          path: [%9$s]
-          pollInterval: 500ms
-          env:
-        %10$s""".formatted(name, mode, ssh.host(), ssh.port(), ssh.user(), ssh.keyFile(), ssh.knownHostsFile(),
-        base.resolve("work-" + mode), base.resolve("emulator/bin"), envYaml.isEmpty() ? "    {}\n" : envYaml)
-        + (mode.equals("slurm") ? "  slurm: {partition: " + partition + ", timeLimit: \"00:15:00\"}\n" : "");
+    String yaml = TestCluster.named(name, TestHosts.ssh()).mode(mode).workDir(base.resolve("work-" + mode)).path(base.resolve("emulator/bin"))
+        .env(env).partition(partition).timeLimit("00:15:00").yaml();
     LoadedResources loaded = LoadedResources.parse(name + ".yaml", yaml);
     assertThat(loaded.problems()).as(yaml).isEmpty();
     return loaded.clusters().get(0);

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class ClusterFaultsIT {
   /** Two polls (500 ms each) plus the reconcile and status write they trigger, on a busy 2-core machine. */
   static final Duration TWO_POLLS = Duration.ofSeconds(4);
   /** The emulated servers listen on their node's address, where the gates probe them (as in MultiNodeSlurmIT). */
-  static final String NODE_LISTEN = ListenAddress.VAR + ": node";
+  static final Map<String, String> NODE_LISTEN = Map.of(ListenAddress.VAR, "node");
 
   TestHosts.SshTarget shared;
   PrivateSshd sshd;
@@ -126,7 +127,7 @@ class ClusterFaultsIT {
   @Test
   void secretDeletedOrKeyRotatedMidRunIsAClearConditionAndRecovers() throws Exception {
     // Engines that never become healthy keep the run in Starting for the whole test.
-    op.apply(target, partition, NODE_LISTEN + ", SRT_EMULATOR_STARTUP_DELAY_MS: \"600000\"", comparison("5m"));
+    op.apply(target, partition, Map.of(ListenAddress.VAR, "node", "SRT_EMULATOR_STARTUP_DELAY_MS", "600000"), comparison("5m"));
     ArmStatus running = awaitArm(a -> "Starting".equals(a.phase) && a.jobId != null);
     String key = Files.readString(shared.keyFile());
 

@@ -3,6 +3,7 @@ package dev.srt.operator.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.testinfra.TestCluster;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -10,12 +11,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -59,31 +58,9 @@ final class EmulatedSlurmHost {
    * shims first on {@code path}.
    */
   String clusterYaml(String name, String secret, List<Path> before, String pollInterval) {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    List<Path> path = new ArrayList<>(before);
-    path.add(emulatorBin());
-    return """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: %s}
-        spec:
-          mode: slurm
-          transport: ssh
-          ssh:
-            host: %s
-            port: %d
-            user: %s
-            privateKeySecretRef: {name: %s, key: id_ed25519}
-            knownHostsSecretRef: {name: %s, key: known_hosts}
-          workDir: %s
-          gpusPerNode: 8
-          path: [%s]
-          env: {SRT_EMULATOR_STATE: %s}
-          slurm: {partition: %s, timeLimit: "00:15:00"}
-          pollInterval: %s
-        """.formatted(name, ssh.host(), ssh.port(), ssh.user(), secret, secret, base.resolve("work"),
-            path.stream().map(Path::toString).collect(Collectors.joining(", ")), base.resolve("emulator/state"),
-            TestHosts.slurmPartition(), pollInterval);
+    return TestCluster.named(name, TestHosts.ssh()).keyFromSecret(secret).workDir(base.resolve("work")).path(before).path(emulatorBin())
+        .env("SRT_EMULATOR_STATE", base.resolve("emulator/state")).partition(TestHosts.slurmPartition()).timeLimit("00:15:00")
+        .pollInterval(pollInterval).yaml();
   }
 
   /** Creates the GpuClusters and RouterComparisons of {@code yaml} (which must be valid) in {@code namespace}. */

@@ -6,6 +6,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.testinfra.TestCluster;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -86,31 +87,12 @@ final class InJvmOperator implements AutoCloseable {
 
   /**
    * Creates GpuCluster {@value #CLUSTER} (Slurm over SSH to {@code ssh}, partition {@code partition},
-   * extra emulator {@code env} entries as YAML flow-map items) and {@code comparisonYaml}.
+   * {@code env} beside the emulator's state) and {@code comparisonYaml}.
    */
-  void apply(TestHosts.SshTarget ssh, String partition, String env, String comparisonYaml) {
-    String yaml = comparisonYaml + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: %s}
-        spec:
-          mode: slurm
-          transport: ssh
-          ssh:
-            host: %s
-            port: %d
-            user: %s
-            privateKeySecretRef: {name: %s, key: id_ed25519}
-            knownHostsSecretRef: {name: %s, key: known_hosts}
-            connectTimeout: 3s
-          workDir: %s
-          gpusPerNode: 8
-          path: [%s]
-          env: {SRT_EMULATOR_STATE: %s%s}
-          slurm: {partition: %s, timeLimit: "00:10:00"}
-          pollInterval: 500ms
-        """.formatted(CLUSTER, ssh.host(), ssh.port(), ssh.user(), SECRET, SECRET, base.resolve("work"), base.resolve("emulator/bin"),
-            base.resolve("emulator/state"), env.isEmpty() ? "" : ", " + env, partition);
+  void apply(TestHosts.SshTarget ssh, String partition, Map<String, String> env, String comparisonYaml) {
+    String yaml = comparisonYaml + "\n---\n" + TestCluster.named(CLUSTER, ssh).keyFromSecret(SECRET).connectTimeout("3s")
+        .workDir(base.resolve("work")).path(base.resolve("emulator/bin"))
+        .env("SRT_EMULATOR_STATE", base.resolve("emulator/state")).env(env).partition(partition).yaml();
     LoadedResources r = LoadedResources.parse("faults.yaml", yaml);
     assertThat(r.hasErrors()).as(r.problems().toString()).isFalse();
     GpuCluster cluster = r.clusters().get(0);

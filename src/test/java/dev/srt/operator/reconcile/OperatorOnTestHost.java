@@ -7,6 +7,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.testinfra.TestCluster;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,29 +59,9 @@ final class OperatorOnTestHost implements AutoCloseable {
 
   /** Creates GpuCluster {@code name} ({@code slurm} or {@code direct}) with {@code env}, work directory {@code <base>/work-<name>}. */
   GpuCluster cluster(String name, String mode, Map<String, String> env) {
-    TestHosts.SshTarget ssh = TestHosts.ssh();
-    StringBuilder envYaml = new StringBuilder("{SRT_EMULATOR_STATE: \"" + base.resolve("emulator/state") + "\"");
-    env.forEach((k, v) -> envYaml.append(", ").append(k).append(": \"").append(v).append('"'));
-    String yaml = """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: %s}
-        spec:
-          mode: %s
-          transport: ssh
-          ssh:
-            host: %s
-            port: %d
-            user: %s
-            privateKeySecretRef: {name: test-host-ssh, key: id_ed25519}
-            knownHostsSecretRef: {name: test-host-ssh, key: known_hosts}
-          workDir: %s
-          gpusPerNode: 8
-          path: [%s]
-          env: %s}
-          pollInterval: 500ms
-        """.formatted(name, mode, ssh.host(), ssh.port(), ssh.user(), workDir(name), emulated.emulatorBin(), envYaml)
-        + (mode.equals("slurm") ? "  slurm: {partition: " + TestHosts.slurmPartition() + ", timeLimit: \"00:10:00\"}\n" : "");
+    String yaml = TestCluster.named(name, TestHosts.ssh()).mode(mode).keyFromSecret("test-host-ssh").workDir(workDir(name))
+        .path(emulated.emulatorBin()).env("SRT_EMULATOR_STATE", base.resolve("emulator/state")).env(env)
+        .partition(TestHosts.slurmPartition()).yaml();
     LoadedResources r = LoadedResources.parse(name + ".yaml", yaml);
     assertThat(r.problems()).as(yaml).isEmpty();
     GpuCluster cluster = r.clusters().get(0);

@@ -10,6 +10,7 @@ import dev.srt.operator.testinfra.TestHosts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class SlurmFaultsIT {
     TestHosts.MultiNodePartition partition = TestHosts.requireMultiNodeSlurm();
     TestHosts.SshTarget ssh = TestHosts.ssh();
     op = new InJvmOperator(ssh);
-    op.apply(ssh, partition.name(), "SRT_EMULATOR_STARTUP_DELAY_MS: \"600000\"", comparison());
+    op.apply(ssh, partition.name(), Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "600000"), comparison());
   }
 
   @AfterEach
