@@ -51,6 +51,8 @@ public final class RunObservations implements AutoCloseable {
   static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
   /** The least time between the end of a poll and the start of the next one of the same cluster. */
   static final Duration MIN_GAP = Duration.ofMillis(50);
+  /** How long a cluster whose poll failed waits for the next (a reconcile or a new connection may come first). */
+  static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(5);
 
   /** How often reading a finished run's result files may fail (host trouble) before it is given up. */
   static final int MAX_RESULT_ATTEMPTS = 3;
@@ -243,7 +245,7 @@ public final class RunObservations implements AutoCloseable {
         // failure ("transport is closed") is no news of the cluster. Their owners' reconciles
         // track them on the current connection, whose poll says how the cluster is.
         synchronized (this) {
-          nextPoll.put(cluster, Instant.now().plus(Duration.ofSeconds(5)));
+          nextPoll.put(cluster, Instant.now().plus(RETRY_AFTER_FAILURE));
         }
         runs.forEach(this::notifyOwner);
         return;
@@ -254,7 +256,7 @@ public final class RunObservations implements AutoCloseable {
       boolean changed;
       synchronized (this) {
         changed = !down.equals(clusters.put(cluster, down));
-        nextPoll.put(cluster, Instant.now().plus(Duration.ofSeconds(5)));
+        nextPoll.put(cluster, Instant.now().plus(RETRY_AFTER_FAILURE));
       }
       if (changed) {
         LOG.warn("cluster {} unreachable: {}", cluster, e.getMessage());
