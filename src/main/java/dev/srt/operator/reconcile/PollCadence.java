@@ -3,7 +3,7 @@ package dev.srt.operator.reconcile;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
-import dev.srt.operator.render.RunEventType;
+import dev.srt.operator.plan.RunEventType;
 import java.time.Duration;
 import java.util.List;
 

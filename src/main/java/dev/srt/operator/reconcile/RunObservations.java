@@ -4,7 +4,7 @@ import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
-import dev.srt.operator.render.RunEventType;
+import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunResults;

@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Gate;

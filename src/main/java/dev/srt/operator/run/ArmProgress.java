@@ -6,7 +6,7 @@ import dev.srt.operator.api.RouterStatus;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
-import dev.srt.operator.render.RunEventType;
+import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.plan.RunPlan;
 import java.time.Instant;

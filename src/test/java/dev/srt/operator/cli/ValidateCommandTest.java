@@ -2,8 +2,8 @@ package dev.srt.operator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.srt.operator.testing.Fixture;
-import dev.srt.operator.testing.YamlLines;
+import dev.srt.operator.testinfra.Fixture;
+import dev.srt.operator.testinfra.YamlLines;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

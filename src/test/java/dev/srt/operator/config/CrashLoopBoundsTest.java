@@ -15,7 +15,7 @@ import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.PortMap;
 import dev.srt.operator.plan.Topology;
 import dev.srt.operator.plan.WorkerSlot;
-import dev.srt.operator.testing.Fixture;
+import dev.srt.operator.testinfra.Fixture;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,8 +3,8 @@ package dev.srt.operator.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.testing.Fixture;
-import dev.srt.operator.testing.YamlLines;
+import dev.srt.operator.testinfra.Fixture;
+import dev.srt.operator.testinfra.YamlLines;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.plan.RunEventType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.srt.operator.testing;
+package dev.srt.operator.testinfra;
 
 import java.io.StringReader;
 import java.util.ArrayList;

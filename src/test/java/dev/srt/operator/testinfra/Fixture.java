@@ -1,4 +1,4 @@
-package dev.srt.operator.testing;
+package dev.srt.operator.testinfra;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;

@@ -1,4 +1,4 @@
-package dev.srt.operator.render;
+package dev.srt.operator.plan;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 /**
  * The events a run writes to {@code events.jsonl} (docs/run-protocol.md): one vocabulary for the
- * scripts that write them (the bash library, {@link ScriptBody}) and the Java that reads them
+ * scripts that write them (the bash library, {@code render.ScriptBody}) and the Java that reads them
  * ({@code EventVocabularyTest} checks both sides). Readers ignore names they do not know, which
  * newer scripts may write.
  */
