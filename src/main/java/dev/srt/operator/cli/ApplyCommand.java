@@ -20,6 +20,9 @@ import dev.srt.operator.host.Transport;
 import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.RunHost;
+import dev.srt.operator.run.RunTracker;
 import dev.srt.operator.render.DirectScript;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -141,8 +144,8 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     List<Runs.Slot> schedule = schedule(rc, only, out);
     Clock clock = Clock.systemUTC();
     try (Transport transport = transport(cluster)) {
-      Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-      ArmRunner runner = new ArmRunner(backend, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock, secrets);
+      RunHost host = new BackendRunHost(Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir), mode);
+      ArmRunner runner = new ArmRunner(host, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock, secrets);
       ApplyOutput progress = new ApplyOutput(out, System.console() != null, follow, arms, clock);
       out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
           + cluster.getMetadata().getName() + " (" + mode.id() + " mode, " + transport.describe() + "): "
@@ -153,7 +156,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
         // Without signal handlers: cancel from the shutdown sequence and wait for the cancel.
         runner.stop();
         try {
-          finished.await(ArmRunner.CANCEL_SETTLE.toSeconds() + 30, TimeUnit.SECONDS);
+          finished.await(RunTracker.CANCEL_SETTLE.toSeconds() + 30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

@@ -1,32 +1,25 @@
 package dev.srt.operator.cli;
 
-import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Durations;
-import dev.srt.operator.host.ActiveRun;
-import dev.srt.operator.host.Backend;
-import dev.srt.operator.host.ClusterObserver;
 import dev.srt.operator.host.HostException;
-import dev.srt.operator.host.JobState;
-import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunFiles;
-import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
-import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
-import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.run.ArmPhase;
-import dev.srt.operator.run.ArmProgress;
-import dev.srt.operator.run.Runs;
-import dev.srt.operator.render.Scripts;
+import dev.srt.operator.run.EventHistory;
+import dev.srt.operator.run.RunHost;
+import dev.srt.operator.run.RunMemory;
+import dev.srt.operator.run.RunRecord;
+import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.Submissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,24 +29,19 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs one arm at a time on one cluster, as {@code srt-operator apply} does: plan, render, submit
- * (idempotent), then one batched poll per interval through a {@link ClusterObserver}, turning the
- * run's events and job state into an {@link ArmStatus} with {@link ArmProgress} (the operator's
- * state machine) until the arm has ended; a run that succeeded then gets its headline numbers
- * from its result files ({@link RunResults}, one more command). {@link #stop()} (from any thread,
- * e.g. a signal handler) cancels the arm in flight; {@link #run} then returns once the host says
- * it ended.
+ * The CLI's driver of the run lifecycle ({@link RunTracker}), one arm at a time on one cluster, as
+ * {@code srt-operator apply} does: the one submit step ({@link Submissions}), then one batched poll
+ * per interval, each look stepped through the tracker and its actions taken (read the results,
+ * reap a run killed without outcome), until the run has ended. {@link #stop()} (from any thread,
+ * e.g. a signal handler) cancels the run in flight; {@link #run} then returns once the tracker says
+ * it ended. The CLI's own patience is its only rule: a host that cannot be polled for
+ * {@link #MAX_UNREACHABLE} ends the wait (the job may still run).
  */
 final class ArmRunner {
   /** The namespace part of run directories and job names for runs the CLI starts. */
   static final String NAMESPACE = "default";
   /** How long polls may fail in a row before the run is given up as unobservable. */
   static final Duration MAX_UNREACHABLE = Duration.ofMinutes(5);
-  /** How long to keep polling after a cancel before the arm is declared cancelled anyway. */
-  static final Duration CANCEL_SETTLE = Duration.ofSeconds(60);
-  /** How often reading a succeeded run's result files is tried before the run is left without results. */
-  static final int RESULT_ATTEMPTS = 3;
-
 
   /** What the caller sees of a run while it goes on; every method runs on the thread calling {@link #run}. */
   interface Listener {
@@ -84,9 +72,9 @@ final class ArmRunner {
     String jobId;
     ArmStatus status;
     Instant ended;
-    boolean cancelRequested;
-    /** The run wrote its {@code finished} event. */
-    boolean outcomeReported;
+    RunRecord record;
+    RunMemory memory = RunMemory.FRESH;
+    final EventHistory history = new EventHistory();
     /** Why the host could not be used, when that ended the run. */
     HostException hostError;
     /** Which repetition of its arm this run is, and of how many. */
@@ -103,14 +91,17 @@ final class ArmRunner {
       return ArmPhase.of(status == null ? null : status.phase);
     }
 
+    boolean cancelRequested() {
+      return memory.cancelSentAt() != null;
+    }
+
     /** From submission to the end (or to now). */
     Duration elapsed(Clock clock) {
       return Duration.between(started, ended != null ? ended : clock.instant());
     }
   }
 
-  private final Backend backend;
-  private final ClusterObserver observer;
+  private final RunHost host;
   private final RouterComparison comparison;
   private final GpuCluster cluster;
   private final Mode mode;
@@ -122,20 +113,19 @@ final class ArmRunner {
   private volatile boolean stopRequested;
   private volatile Run current;
 
-  ArmRunner(Backend backend, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval) {
-    this(backend, comparison, cluster, mode, pollInterval, Clock.systemUTC());
+  ArmRunner(RunHost host, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval) {
+    this(host, comparison, cluster, mode, pollInterval, Clock.systemUTC());
   }
 
-  ArmRunner(Backend backend, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock) {
-    this(backend, comparison, cluster, mode, pollInterval, clock, SecretEnvFile.NONE);
+  ArmRunner(RunHost host, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock) {
+    this(host, comparison, cluster, mode, pollInterval, clock, SecretEnvFile.NONE);
   }
 
   /** {@code secrets}: the values of the spec's secret variables, written to each run directory before the run starts. */
-  ArmRunner(Backend backend, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock,
+  ArmRunner(RunHost host, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval, Clock clock,
       SecretEnvFile secrets) {
     this.secrets = secrets;
-    this.backend = backend;
-    this.observer = new ClusterObserver(backend);
+    this.host = host;
     this.comparison = comparison;
     this.cluster = cluster;
     this.mode = mode;
@@ -153,8 +143,8 @@ final class ArmRunner {
     return Planner.plan(comparison, cluster, arm, mode);
   }
 
-  Backend backend() {
-    return backend;
+  RunHost host() {
+    return host;
   }
 
   /** The run in flight, if any. */
@@ -196,40 +186,33 @@ final class ArmRunner {
       return null;
     }
     RunPlan plan = plan(arm);
-    String script = Scripts.render(plan);
+    Submissions.Prepared prepared = Submissions.Prepared.of(comparison, cluster, plan);
     RunRef ref = ref(arm, runId);
     Run run = new Run(ref, plan, clock.instant());
     run.repetition = repetition;
     run.repetitions = repetitions;
-    ArmSpec spec = comparison.getSpec().arms.stream().filter(a -> a.name.equals(arm)).findFirst().orElseThrow();
-    String scriptHash = "sha256:" + Hashes.sha256(script);
-    String specHash = SpecHash.of(comparison.getSpec(), spec, cluster.getSpec());
     current = run;
     try {
-      Submission submission;
       try {
-        submission = backend.submit(ref, new RunFiles(script, plan.json(), secrets));
+        run.record = Submissions.submit(host, ref, prepared, secrets, clock.instant());
       } catch (HostException e) {
-        run.status = ArmProgress.submitted(arm, runId, null, backend.runDirectory(ref).path(), scriptHash, specHash, plan, run.started);
+        run.record = Submissions.unsubmitted(host, ref, prepared, run.started);
         run.hostError = e;
-        fail(run, "submit failed: " + e.getMessage(), clock.instant());
+        run.status = RunTracker.submitFailed(run.record, e.getMessage(), clock.instant());
         run.ended = clock.instant();
         return run;
       }
-      run.jobId = submission.jobId();
-      run.status = ArmProgress.submitted(arm, runId, submission.jobId(), backend.runDirectory(ref).path(),
-          scriptHash, specHash, plan, clock.instant());
-      if (submission.alreadyExisted()) {
-        run.status.message = "found the run's existing job " + submission.jobId();
-      }
-      listener.submitted(run, submission);
+      run.jobId = run.record.jobId();
+      run.status = RunTracker.submitted(run.record);
+      listener.submitted(run, new Submission(run.jobId, run.record.foundExisting()));
       try {
         follow(run, listener);
-        reapIfKilled(run);
       } catch (HostException e) {
         run.hostError = e;
-        fail(run, "lost contact with the host for over " + MAX_UNREACHABLE.toMinutes() + " min (the job may still run): "
-            + e.getMessage(), clock.instant());
+        run.status.phase = ArmPhase.Failed.name();
+        run.status.message = "lost contact with the host for over " + MAX_UNREACHABLE.toMinutes() + " min (the job may still run): "
+            + e.getMessage();
+        run.status.finishedAt = clock.instant().toString();
         run.ended = clock.instant();
       }
       return run;
@@ -238,51 +221,28 @@ final class ArmRunner {
     }
   }
 
-  /** A run killed before its exit handler ran leaves its processes behind: stop them. */
-  private void reapIfKilled(Run run) {
-    if (run.outcomeReported || run.cancelRequested || run.jobId == null) {
-      return;
-    }
-    try {
-      backend.cancel(run.ref, run.jobId);
-      run.status.message = run.status.message + "; its leftover processes were stopped";
-    } catch (HostException e) {
-      run.status.message = run.status.message + "; stopping its leftover processes failed: " + e.getMessage();
-    }
-  }
-
   private void follow(Run run, Listener listener) throws HostException {
-    long offset = 0;
     Instant unreachableSince = null;
-    Instant notFoundSince = null;
-    Instant cancelledAt = null;
-    HostException cancelError = null;
-    boolean catchUp = true; // the first poll right after the submission
-    while (!run.phase().terminal()) {
-      if (stopRequested && !run.cancelRequested) {
-        run.cancelRequested = true;
-        listener.cancelling(run);
-        try {
-          backend.cancel(run.ref, run.jobId);
-          cancelError = null;
-          listener.cancelled(run, null);
-        } catch (HostException e) {
-          // tried again after the next poll, until CANCEL_SETTLE has passed
-          cancelError = e;
-          run.cancelRequested = false;
-          listener.cancelled(run, e);
+    boolean first = true;
+    while (true) {
+      if (stopRequested && (!run.cancelRequested() || run.memory.cancelFailure() != null)) {
+        if (run.memory.cancelFailure() != null) {
           pause(pollInterval, false);
         }
-        cancelledAt = cancelledAt == null ? clock.instant() : cancelledAt;
-      } else if (!catchUp) {
+        cancel(run, listener);
+      } else if (!first && run.history.caughtUp()) {
         // a stop cuts the pause short only while its cancel is still to be sent
-        pause(pollInterval, !run.cancelRequested);
+        pause(pollInterval, !run.cancelRequested());
       }
-      RunObservation seen;
+      first = false;
       try {
-        Map<RunRef, RunObservation> polled = observer.poll(List.of(new ActiveRun(run.ref, run.jobId, offset)));
-        seen = polled.get(run.ref);
+        Map<RunRef, RunObservation> polled = host.poll(List.of(run.history.next(run.ref, run.jobId)));
+        RunObservation seen = polled.get(run.ref);
         unreachableSince = null;
+        if (!seen.events().isEmpty()) {
+          listener.events(run, seen.events());
+        }
+        run.history.add(seen);
       } catch (HostException e) {
         listener.pollFailed(run, e);
         if (unreachableSince == null) {
@@ -290,72 +250,62 @@ final class ArmRunner {
         } else if (Duration.between(unreachableSince, clock.instant()).compareTo(MAX_UNREACHABLE) > 0) {
           throw e;
         }
-        catchUp = false;
         continue;
       }
-      Instant now = clock.instant();
-      if (seen.eventsRestarted()) {
-        // events.jsonl was replaced: replay it from the start into a fresh status
-        ArmStatus fresh = ArmProgress.submitted(run.status.name, run.status.runId, run.jobId, run.status.runDir,
-            run.status.scriptHash, run.status.specHash, run.plan, run.started);
-        run.status = fresh;
+      RunTracker.Step step = step(run);
+      if (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
+        readResults(run);
+        step = step(run);
       }
-      offset = seen.nextOffset();
-      catchUp = seen.moreEventsPending();
-      if (!seen.events().isEmpty()) {
-        listener.events(run, seen.events());
-        run.outcomeReported |= ArmProgress.reportedOutcome(seen.events());
+      if (step.actions().contains(RunTracker.Action.REAP)) {
+        reap(run);
+        step = step(run);
       }
-      // While events are still being read, the job state may be ahead of them: wait for the rest.
-      JobStatus job = catchUp ? null : seen.job();
-      ArmProgress.apply(run.status, seen.events(), job, now);
-      if (job != null && job.state() == JobState.NOT_FOUND && !run.phase().terminal()) {
-        notFoundSince = notFoundSince == null ? now : notFoundSince;
-        if (Duration.between(notFoundSince, now).compareTo(Runs.NOT_FOUND_GRACE) > 0) {
-          fail(run, "the host no longer knows job " + run.jobId + " and the run reported no outcome"
-              + (job.reason() == null ? "" : " (" + job.reason() + ")"), now);
-        }
-      } else {
-        notFoundSince = null;
-      }
-      if (cancelledAt != null && !run.phase().terminal()
-          && Duration.between(cancelledAt, now).compareTo(CANCEL_SETTLE) > 0) {
-        run.status.phase = ArmPhase.Cancelled.name();
-        run.status.message = cancelError == null
-            ? "cancelled; the host did not confirm the end within " + CANCEL_SETTLE.toSeconds() + " s"
-            : "the cancel failed (" + cancelError.getMessage() + "); job " + run.jobId + " may still be running";
-        run.status.finishedAt = now.toString();
-      }
-      if (run.phase() == ArmPhase.Succeeded) {
-        ArmProgress.results(run.status, results(run));
-      }
-      if (run.phase().terminal()) {
-        run.ended = now;
+      if (step.ended()) {
+        run.ended = clock.instant();
       }
       listener.polled(run);
-    }
-  }
-
-  /** The run's headline numbers from its result files; host trouble gets {@link #RESULT_ATTEMPTS} tries. */
-  private RunResults results(Run run) {
-    HostException last = null;
-    for (int attempt = 1; attempt <= RESULT_ATTEMPTS; attempt++) {
-      try {
-        return RunResults.read(backend, run.ref);
-      } catch (HostException e) {
-        last = e;
-        if (attempt < RESULT_ATTEMPTS) {
-          pause(pollInterval, false);
-        }
+      if (step.ended()) {
+        return;
       }
     }
-    return RunResults.none("cannot read the result files: " + last.getMessage());
   }
 
-  private static void fail(Run run, String message, Instant now) {
-    run.status.phase = ArmPhase.Failed.name();
-    run.status.message = message;
-    run.status.finishedAt = now.toString();
+  private RunTracker.Step step(Run run) {
+    RunTracker.Step step = RunTracker.step(run.record, run.history.view(), run.memory, clock.instant());
+    run.memory = step.memory();
+    run.status = step.status();
+    return step;
+  }
+
+  private void cancel(Run run, Listener listener) {
+    listener.cancelling(run);
+    try {
+      host.cancel(run.ref, run.jobId);
+      run.memory = run.memory.cancelSent(clock.instant(), null);
+      listener.cancelled(run, null);
+    } catch (HostException e) {
+      // tried again before the next poll, until the tracker's cancel settle has passed
+      run.memory = run.memory.cancelSent(clock.instant(), e.getMessage());
+      listener.cancelled(run, e);
+    }
+  }
+
+  private void readResults(Run run) {
+    try {
+      run.history.results(host.results(run.ref));
+    } catch (HostException e) {
+      run.memory = run.memory.resultReadFailed(e.getMessage());
+    }
+  }
+
+  private void reap(Run run) {
+    try {
+      host.cancel(run.ref, run.jobId);
+      run.memory = run.memory.reaped(null);
+    } catch (HostException e) {
+      run.memory = run.memory.reaped(e.getMessage());
+    }
   }
 
   /** Sleeps for {@code d}, or less when {@code wakeOnStop} and {@link #stop()} is (or was) called. */

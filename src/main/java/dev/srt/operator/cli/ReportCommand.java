@@ -13,19 +13,15 @@ import java.nio.file.Files;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
-import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
-import dev.srt.operator.host.ClusterObserver;
 import dev.srt.operator.host.HostException;
-import dev.srt.operator.host.LatestRuns;
-import dev.srt.operator.host.RunObservation;
-import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.base.Mode;
-import dev.srt.operator.plan.Planner;
 import dev.srt.operator.run.ArmPhase;
-import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.PastRuns;
+import dev.srt.operator.run.RunHost;
+import dev.srt.operator.run.SpecDrift;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
@@ -80,9 +76,6 @@ public final class ReportCommand implements Callable<Integer> {
       + "what was held constant, the diff of the arms, every run) to FILE.")
   Path html;
 
-  /** Polls needed to read an event log the observer hands out in slices. */
-  private static final int MAX_POLLS = 64;
-
   @Override
   public Integer call() {
     PrintStream out = System.out;
@@ -101,6 +94,7 @@ public final class ReportCommand implements Callable<Integer> {
       GpuCluster usedCluster;
       String source;
       Map<String, List<ArmStatus>> runs;
+      List<String> notes = new ArrayList<>();
       if (kube != null) {
         Kube k = fromKubernetes();
         rc = k.comparison();
@@ -117,8 +111,15 @@ public final class ReportCommand implements Callable<Integer> {
           err.println("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
           return 1;
         }
-        runs = read(rc, cluster, arms);
-        usedCluster = cluster;
+        Map<String, List<PastRuns.PastRun>> past = read(rc, cluster, arms);
+        runs = new LinkedHashMap<>();
+        past.forEach((a, list) -> runs.put(a, list.stream().map(PastRuns.PastRun::status).toList()));
+        // Runs were submitted to the cluster as apply ran it: on an emulated host, with its shims first on the path.
+        GpuCluster submittedTo = EmulatedHost.isEmulated(cluster) ? EmulatedHost.withShimsOnPath(cluster) : cluster;
+        SpecDrift drift = SpecDrift.of(rc, submittedTo, past);
+        notes.addAll(drift.notes());
+        rc = drift.ranWith();
+        usedCluster = drift.ranOn() == submittedTo ? cluster : drift.ranOn();
         source = "GpuCluster " + cluster.getMetadata().getName() + " (" + cluster.getSpec().mode + " mode, "
             + (cluster.getSpec().isLocal() ? "local" : "ssh " + cluster.getSpec().ssh.host) + "): its run directories";
       }
@@ -130,14 +131,15 @@ public final class ReportCommand implements Callable<Integer> {
       });
       ComparisonReport report = ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
       if (html != null) {
-        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now())));
+        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
         err.println("report: wrote " + html);
       }
       if (json) {
         out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(report));
       } else if (markdown) {
-        out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now())));
+        out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
       } else {
+        notes.forEach(n -> out.println("note: " + n));
         Instant first = runs.values().stream().flatMap(List::stream).map(s -> instant(s.startedAt)).filter(t -> t != null)
             .min(Instant::compareTo).orElse(Instant.now());
         Instant last = runs.values().stream().flatMap(List::stream).map(s -> s.finishedAt == null ? Instant.now() : instant(s.finishedAt))
@@ -226,61 +228,15 @@ public final class ReportCommand implements Callable<Integer> {
   }
 
   /**
-   * The newest {@code spec.execution.repetitions} runs of each arm, oldest first, each folded from
-   * its whole event log and the job's state, and for a run that succeeded, its results read from
-   * its result files.
+   * The newest {@code spec.execution.repetitions} runs of each arm, oldest first, each replayed
+   * against its own record ({@link PastRuns}), with a run that succeeded read from its result files.
    */
-  private static Map<String, List<ArmStatus>> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
+  private static Map<String, List<PastRuns.PastRun>> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
       throws ApplyCommand.UsageError, HostException {
     Mode mode = Mode.parse(cluster.getSpec().mode);
     try (Transport transport = ApplyCommand.transport(cluster)) {
-      Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-      Map<String, List<LatestRuns.Found>> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE,
-          rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()));
-      Map<RunRef, Long> offsets = new LinkedHashMap<>();
-      Map<RunRef, ArmStatus> statuses = new LinkedHashMap<>();
-      Map<RunRef, String> jobs = new LinkedHashMap<>();
-      Map<String, List<ArmStatus>> runs = new LinkedHashMap<>();
-      for (List<LatestRuns.Found> list : found.values()) {
-        int repetition = 0;
-        for (LatestRuns.Found f : list) {
-          String armName = f.run().arm();
-          ArmStatus status = ArmProgress.submitted(armName, f.run().runId(), f.jobId(), f.run().runDir(cluster.getSpec().workDir),
-              null, null, Planner.plan(rc, cluster, armName, mode), Instant.now());
-          status.startedAt = null;
-          status.repetition = ++repetition;
-          statuses.put(f.run(), status);
-          jobs.put(f.run(), f.jobId());
-          runs.computeIfAbsent(armName, k -> new ArrayList<>()).add(status);
-          offsets.put(f.run(), 0L);
-        }
-      }
-      ClusterObserver observer = new ClusterObserver(backend);
-      for (int poll = 0; poll < MAX_POLLS && !offsets.isEmpty(); poll++) {
-        List<ActiveRun> active = new ArrayList<>();
-        offsets.forEach((ref, offset) -> active.add(new ActiveRun(ref, jobs.get(ref), offset)));
-        Map<RunRef, RunObservation> seen = observer.poll(active);
-        Instant now = Instant.now();
-        for (ActiveRun a : active) {
-          RunObservation o = seen.get(a.run());
-          ArmStatus status = statuses.get(a.run());
-          if (status.startedAt == null && !o.events().isEmpty() && o.events().get(0).ts() != null) {
-            status.startedAt = o.events().get(0).ts().toString();
-          }
-          ArmProgress.apply(status, o.events(), o.moreEventsPending() ? null : o.job(), now);
-          if (o.moreEventsPending()) {
-            offsets.put(a.run(), o.nextOffset());
-          } else {
-            offsets.remove(a.run());
-          }
-        }
-      }
-      for (Map.Entry<RunRef, ArmStatus> e : statuses.entrySet()) {
-        if (ArmPhase.of(e.getValue().phase) == ArmPhase.Succeeded) {
-          ArmProgress.results(e.getValue(), RunResults.read(backend, e.getKey()));
-        }
-      }
-      return runs;
+      RunHost host = new BackendRunHost(Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir), mode);
+      return PastRuns.read(host, ArmRunner.NAMESPACE, rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()), Instant.now());
     }
   }
 }

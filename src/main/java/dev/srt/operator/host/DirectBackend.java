@@ -76,7 +76,8 @@ public final class DirectBackend implements Backend {
       return new Submission(recorded, true);
     }
     SecretEnvWriter.write(transport, runDirectory(run), run, files.secrets());
-    SecretEnvWriter.writePlan(transport, runDirectory(run), run, files.plan());
+    SecretEnvWriter.writeCompanion(transport, runDirectory(run), runDirectory(run).plan(), run, files.plan());
+    SecretEnvWriter.writeCompanion(transport, runDirectory(run), runDirectory(run).record(), run, files.record());
     ExecResult result = transport.exec(startCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
         .orThrow("starting " + run + " on " + transport.describe());
     String pid = result.stdout().lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())

@@ -34,9 +34,26 @@ public final class LatestRuns {
    */
   public static Map<String, List<Found>> find(Transport transport, String workDir, String namespace, String comparison,
       List<String> arms, int perArm) throws HostException {
+    return find(transport, arm -> parent(new RunRef(namespace, comparison, arm, "r00000000").runDir(workDir)), namespace, comparison,
+        arms, perArm);
+  }
+
+  /** {@link #find(Transport, String, String, String, List, int)} where {@code backend} keeps its runs. */
+  public static Map<String, List<Found>> find(Backend backend, String namespace, String comparison, List<String> arms, int perArm)
+      throws HostException {
+    return find(backend.transport(), arm -> parent(backend.runDirectory(new RunRef(namespace, comparison, arm, "r00000000")).path()),
+        namespace, comparison, arms, perArm);
+  }
+
+  private static String parent(String runDir) {
+    return runDir.substring(0, runDir.lastIndexOf('/'));
+  }
+
+  private static Map<String, List<Found>> find(Transport transport, java.util.function.UnaryOperator<String> armDirs, String namespace,
+      String comparison, List<String> arms, int perArm) throws HostException {
     StringBuilder cmd = new StringBuilder();
     for (String arm : arms) {
-      String armDir = new RunRef(namespace, comparison, arm, "r00000000").runDir(workDir).replaceFirst("/r00000000$", "");
+      String armDir = armDirs.apply(arm);
       cmd.append("ls -1t -- ").append(Shell.quote(armDir)).append("/*/events.jsonl 2>/dev/null | head -n ").append(perArm)
           .append(" | while IFS= read -r log; do\n")
           .append("  dir=${log%/events.jsonl}\n")

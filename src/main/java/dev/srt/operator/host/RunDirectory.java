@@ -19,12 +19,17 @@ public record RunDirectory(String path, String scriptName) {
     return file(scriptName);
   }
 
-  /** The secret variables' values (mode 0600), written just before the run starts; the script sources it. */
   /** The plan the script was rendered from, as JSON: what was submitted (docs/run-protocol.md). */
   public String plan() {
     return path + "/plan.json";
   }
 
+  /** The run's record: its identity, the hashes and the specs it was submitted with (docs/run-protocol.md). */
+  public String record() {
+    return path + "/record.json";
+  }
+
+  /** The secret variables' values (mode 0600), written just before the run starts; the script sources it. */
   public String secretEnv() {
     return file(SecretEnvFile.FILE_NAME);
   }

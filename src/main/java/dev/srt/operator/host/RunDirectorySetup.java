@@ -34,9 +34,9 @@ final class RunDirectorySetup {
         + installRest(dir.secretEnv());
   }
 
-  /** Lays out the run directory, then writes stdin to its {@code plan.json} atomically. */
-  static String planFromStdin(RunDirectory dir) {
-    return "set -e\n" + runDirectory(dir) + installRest(dir.plan());
+  /** Lays out the run directory, then writes stdin to {@code file} (its plan.json, its record.json) atomically. */
+  static String companionFromStdin(RunDirectory dir, String file) {
+    return "set -e\n" + runDirectory(dir) + installRest(file);
   }
 
   /**

@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes a run's companion files before its job starts (both backends): {@code secret.env}
- * (logging names only) and {@code plan.json}, each from a command's stdin.
+ * (logging names only), {@code plan.json} and {@code record.json}, each from a command's stdin.
  */
 final class SecretEnvWriter {
   private static final Logger log = LoggerFactory.getLogger(SecretEnvWriter.class);
@@ -23,11 +23,12 @@ final class SecretEnvWriter {
     log.info("{}: wrote the secret variables {} of run {}", transport.describe(), secrets.names(), run);
   }
 
-  static void writePlan(Transport transport, RunDirectory dir, RunRef run, String plan) throws HostException {
-    if (plan == null) {
+  /** Writes {@code content} (when not null) to {@code file} of the run directory. */
+  static void writeCompanion(Transport transport, RunDirectory dir, String file, RunRef run, String content) throws HostException {
+    if (content == null) {
       return;
     }
-    transport.exec(RunDirectorySetup.planFromStdin(dir), plan.getBytes(java.nio.charset.StandardCharsets.UTF_8), COMMAND_TIMEOUT)
-        .orThrow("writing " + dir.plan() + " of " + run + " on " + transport.describe());
+    transport.exec(RunDirectorySetup.companionFromStdin(dir, file), content.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        COMMAND_TIMEOUT).orThrow("writing " + file + " of " + run + " on " + transport.describe());
   }
 }

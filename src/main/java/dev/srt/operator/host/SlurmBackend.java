@@ -65,19 +65,22 @@ public final class SlurmBackend implements Backend {
 
   /**
    * One remote execution: finds the run's job if it has one (job-id file, then name and marker),
-   * else writes {@code secret.env}, {@code plan.json} and the script from stdin and submits.
+   * else writes {@code secret.env}, {@code plan.json}, {@code record.json} and the script from stdin and submits.
    */
   @Override
   public Submission submit(RunRef run, RunFiles files) throws HostException {
     byte[] secrets = files.secrets().isEmpty() ? new byte[0] : files.secrets().content();
     byte[] plan = files.plan() == null ? new byte[0] : files.plan().getBytes(StandardCharsets.UTF_8);
+    byte[] record = files.record() == null ? new byte[0] : files.record().getBytes(StandardCharsets.UTF_8);
     byte[] script = files.script().getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream stdin = new ByteArrayOutputStream(secrets.length + plan.length + script.length);
+    ByteArrayOutputStream stdin = new ByteArrayOutputStream(secrets.length + plan.length + record.length + script.length);
     stdin.writeBytes(secrets);
     stdin.writeBytes(plan);
+    stdin.writeBytes(record);
     stdin.writeBytes(script);
     ExecResult result = submits.call(new Submit(run, new CommandBatch.Command(
-        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length), stdin.toByteArray())))
+        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length, files.record() == null ? -1 : record.length),
+        stdin.toByteArray())))
         .orThrow("submitting " + run + " on " + transport.describe());
     String last = lastLine(result.stdout());
     if (last.matches("existing \\d+")) {
@@ -217,11 +220,12 @@ public final class SlurmBackend implements Backend {
   /**
    * Prints {@code existing <id>} when the run has a job (its job-id file, else a job with its name
    * whose comment is its marker); else installs from stdin {@code secretBytes} of {@code
-   * secret.env} (none when 0), {@code planBytes} of {@code plan.json} (none when -1) and the rest
-   * as the script, each atomically, then submits and prints the job id. {@code head -c} reads
-   * exactly its count from a pipe, so each file gets its own bytes.
+   * secret.env} (none when 0), {@code planBytes} of {@code plan.json} and {@code recordBytes} of
+   * {@code record.json} (none when -1) and the rest as the script, each atomically, then submits and
+   * prints the job id. {@code head -c} reads exactly its count from a pipe, so each file gets its
+   * own bytes.
    */
-  String submitCommand(RunRef run, int secretBytes, int planBytes) {
+  String submitCommand(RunRef run, int secretBytes, int planBytes, int recordBytes) {
     RunDirectory dir = runDirectory(run);
     List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
     argv.add("SRT_RUN_ID=" + run.runId());
@@ -254,6 +258,7 @@ public final class SlurmBackend implements Backend {
         + RunDirectorySetup.runDirectory(dir)
         + (secretBytes > 0 ? "(\numask 077\n" + RunDirectorySetup.installBytes(dir.secretEnv(), secretBytes) + ")\n" : "")
         + (planBytes >= 0 ? RunDirectorySetup.installBytes(dir.plan(), planBytes) : "")
+        + (recordBytes >= 0 ? RunDirectorySetup.installBytes(dir.record(), recordBytes) : "")
         + RunDirectorySetup.installRest(dir.script())
         + "out=$(" + sbatch + ")\n"
         + "id=${out%%;*}\n" // --parsable prints <id> or <id>;<cluster>

@@ -3,18 +3,15 @@ package dev.srt.operator.reconcile;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.host.HostException;
-import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
-import dev.srt.operator.host.Submission;
-import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
-import dev.srt.operator.render.Scripts;
 import dev.srt.operator.run.ArmPhase;
-import dev.srt.operator.run.ArmProgress;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
+import dev.srt.operator.run.RunRecord;
+import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.Submissions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
@@ -192,23 +189,17 @@ final class ArmScheduler {
     }
     RunRef ref = s.ref(next);
     try {
-      RunPlan plan = s.planFor(next.name);
+      Submissions.Prepared prepared = Submissions.Prepared.of(s.rc, s.cluster, s.planFor(next.name));
       SecretEnvFile secrets = secretEnv.resolve(s.rc, s.cluster);
-      String script = Scripts.render(plan);
-      String scriptHash = "sha256:" + Hashes.sha256(script);
-      String planJson = plan.json();
-      ScriptConfigMaps.store(client, s.rc, next.name, next.runId, Scripts.fileName(plan), script, scriptHash, planJson);
-      Submission sub = s.host.submit(ref, new RunFiles(script, planJson, secrets));
-      ArmStatus submitted = ArmProgress.submitted(next.name, next.runId, sub.jobId(), s.host.runDir(ref), scriptHash,
-          next.specHash, plan, s.now);
+      ScriptConfigMaps.store(client, s.rc, next.name, next.runId, prepared.scriptFileName(), prepared.script(),
+          prepared.scriptHash(), prepared.planJson());
+      RunRecord record = Submissions.submit(s.host, ref, prepared, secrets, s.now);
+      ArmStatus submitted = RunTracker.submitted(record);
       ArmRuns.carry(next, submitted);
-      if (sub.alreadyExisted()) {
-        submitted.message = "found the run's existing job " + sub.jobId();
-      }
       s.arms.put(next.name, submitted);
-      observations.track(s.id, s.clusterKey(), s.host, ref, sub.jobId(), s.pollInterval());
-      LOG.info("{} arm {}: run {} submitted as job {}{}", s.who, next.name, next.runId, sub.jobId(),
-          sub.alreadyExisted() ? " (found, not resubmitted)" : "");
+      observations.track(s.id, s.clusterKey(), s.host, ref, record, s.pollInterval());
+      LOG.info("{} arm {}: run {} submitted as job {}{}", s.who, next.name, next.runId, record.jobId(),
+          record.foundExisting() ? " (found, not resubmitted)" : "");
       return Duration.ofMinutes(5);
     } catch (ScriptConfigMaps.NotOwnedException e) {
       // Someone else's ConfigMap has the script's name: nothing is submitted until it is gone.

@@ -1,5 +1,8 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.base.Mode;
+import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.SecretKeyRef;
@@ -106,7 +109,7 @@ public final class ClusterConnections implements Hosts {
       throws HostException {
     GpuClusterSpec spec = cluster.getSpec();
     Transport transport = spec.isLocal() ? new LocalTransport() : new SshTransport(sshConfig(cluster, keySecret, knownHostsSecret));
-    return new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), spec.mode, metrics);
+    return new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), Mode.parse(spec.mode), new HostCallTimer(metrics));
   }
 
   private static SshConfig sshConfig(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException {

@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.ArmStatus;

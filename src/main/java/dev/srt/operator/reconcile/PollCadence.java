@@ -1,11 +1,10 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.host.JobState;
-import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
-import dev.srt.operator.plan.RunEventType;
+import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.run.RunTracker;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * How soon a cluster's runs are polled again. A run whose job runs but whose arm is not yet
@@ -23,19 +22,15 @@ final class PollCadence {
   }
 
   /**
-   * Whether a run is starting after a poll that saw {@code o}, with {@code events} all its events
-   * so far. A queued job (Slurm PENDING) is not: it may wait hours for nodes, and polling it
-   * faster would tell nothing sooner; it starts counting once the job runs.
+   * Whether a run is starting after a poll that saw {@code o} and stepped it to {@code step}: its
+   * events are still being read, the tracker waits for something (its results), or its job runs and
+   * it does not benchmark yet. A queued job (Slurm PENDING) is not: it may wait hours for nodes, and
+   * polling it faster would tell nothing sooner; it starts counting once the job runs.
    */
-  static boolean starting(RunObservation o, List<RunEvent> events) {
-    if (o.moreEventsPending()) {
+  static boolean starting(RunObservation o, RunTracker.Step step) {
+    if (o.moreEventsPending() || !step.actions().isEmpty()) {
       return true;
     }
-    return o.job().state() != JobState.PENDING && !servingOrDone(events);
-  }
-
-  private static boolean servingOrDone(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event())
-        || (RunEventType.PHASE.is(e.event()) && RunEventType.Phase.BENCHMARKING.wire().equals(e.text("phase"))));
+    return o.job().state() != JobState.PENDING && step.phase() != ArmPhase.Benchmarking && !step.ended();
   }
 }

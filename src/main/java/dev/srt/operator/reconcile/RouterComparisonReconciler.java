@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmStatus;
@@ -73,7 +74,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.events = events;
     this.clock = clock;
     this.metrics = metrics;
-    this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll);
+    this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll, clock);
     this.observer = new ArmObserver(observations);
     this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events);
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));

@@ -1,15 +1,18 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
-import dev.srt.operator.host.JobStatus;
-import dev.srt.operator.host.RunEvent;
-import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
+import dev.srt.operator.run.EventHistory;
+import dev.srt.operator.run.RunHost;
+import dev.srt.operator.run.RunMemory;
+import dev.srt.operator.run.RunRecord;
+import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.RunView;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,19 +33,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches every active run, one batched remote command per cluster per poll, and tells the
- * reconciler (through {@code notify}) which comparisons have news. It keeps every event of every
- * tracked run, so the reconciler can replay a run's whole history into its status at any time.
- * Polls run on their own thread and never throw: a failing host becomes a {@link ClusterState}.
+ * The operator's driver of the run lifecycle ({@link RunTracker}): watches every active run, one
+ * batched remote command per cluster per poll, steps each run through the tracker against its
+ * record, takes the tracker's actions on the poll's own thread (reads a succeeded run's result
+ * files, reaps a run killed without outcome), and tells the reconciler (through {@code notify})
+ * which comparisons have news. The reconciler only reads the newest {@link RunTracker.Step} of a
+ * run; it never waits for a host. Polls run on their own thread and never throw: a failing host
+ * becomes a {@link ClusterState}.
  * Each cluster is polled every {@code pollInterval} of its GpuCluster, counted from the start of the
  * previous poll, or sooner while one of its runs starts ({@link PollCadence}). The timer wakes exactly when the next poll is due, and
  * each cluster's poll runs on its own thread, so an unreachable host delays no other cluster.
- *
- * <p>When a poll brings a run's {@code finished} event with status {@code succeeded}, the run's
- * result files are read ({@link RunHost#results}, one command per finished run) before that poll's
- * events are kept, so no view shows a succeeded run whose results are still to come. A host that
- * cannot be asked leaves the run's new events unread until the next poll, at most
- * {@value #MAX_RESULT_ATTEMPTS} times; then the run counts as having no results.
  */
 public final class RunObservations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunObservations.class);
@@ -54,31 +54,35 @@ public final class RunObservations implements AutoCloseable {
   /** How long a cluster whose poll failed waits for the next (a reconcile or a new connection may come first). */
   static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(5);
 
-  /** How often reading a finished run's result files may fail (host trouble) before it is given up. */
-  static final int MAX_RESULT_ATTEMPTS = 3;
+  /** One watched run: whose it is, where it runs, what was submitted, and what is known of it. */
+  private static final class Tracked {
+    final ResourceID primary;
+    final String cluster;
+    RunHost host;
+    RunRecord record;
+    final Duration stableInterval;
+    final EventHistory history = new EventHistory();
+    RunMemory memory = RunMemory.FRESH;
+    RunTracker.Step latest;
 
-  /**
-   * What is known of one run: every event so far, the last job state, and once it has finished
-   * well, the results read from its files (else null).
-   */
-  public record RunView(List<RunEvent> events, JobStatus job, Instant lastPolled, RunResults results) {}
-
-  private record Tracked(ResourceID primary, String cluster, RunHost host, String jobId, Duration stableInterval) {}
+    Tracked(ResourceID primary, String cluster, RunHost host, RunRecord record, Duration stableInterval) {
+      this.primary = primary;
+      this.cluster = cluster;
+      this.host = host;
+      this.record = record;
+      this.stableInterval = stableInterval;
+    }
+  }
 
   private final Consumer<ResourceID> notify;
   private final Duration startingInterval;
+  private final Clock clock;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "srt-run-poller");
     t.setDaemon(true);
     return t;
   });
   private final Map<RunRef, Tracked> tracked = new HashMap<>();
-  private final Map<RunRef, List<RunEvent>> events = new HashMap<>();
-  private final Map<RunRef, Long> offsets = new HashMap<>();
-  private final Map<RunRef, JobStatus> jobs = new HashMap<>();
-  private final Map<RunRef, Instant> polledAt = new HashMap<>();
-  private final Map<RunRef, RunResults> results = new HashMap<>();
-  private final Map<RunRef, Integer> resultFailures = new HashMap<>();
   private final Map<String, ClusterState> clusters = new HashMap<>();
   private final Map<String, Instant> nextPoll = new HashMap<>();
   /** Clusters whose poll runs now: a cluster is never polled twice at once. */
@@ -93,21 +97,34 @@ public final class RunObservations implements AutoCloseable {
   private Instant nextTickAt;
 
   public RunObservations(Consumer<ResourceID> notify, Duration startingInterval) {
-    this.notify = notify;
-    this.startingInterval = startingInterval;
+    this(notify, startingInterval, Clock.systemUTC());
   }
 
-  /** Starts (or keeps) watching a run. {@code cluster} groups runs that one poll covers. */
-  public synchronized void track(ResourceID primary, String cluster, RunHost host, RunRef run, String jobId, Duration stableInterval) {
+  /** {@code clock} is the time the tracker's steps are taken at (grace periods, finish times); polls are timed by the system clock. */
+  public RunObservations(Consumer<ResourceID> notify, Duration startingInterval, Clock clock) {
+    this.notify = notify;
+    this.startingInterval = startingInterval;
+    this.clock = clock;
+  }
+
+  /**
+   * Starts (or keeps) watching run {@code run} submitted as {@code record}. {@code cluster} groups
+   * runs that one poll covers.
+   */
+  public synchronized void track(ResourceID primary, String cluster, RunHost host, RunRef run, RunRecord record, Duration stableInterval) {
     Tracked t = tracked.get(run);
-    if (t == null || t.host() != host || !java.util.Objects.equals(t.jobId(), jobId)) {
-      tracked.put(run, new Tracked(primary, cluster, host, jobId, stableInterval));
-      if (t != null && t.host() != host) {
-        // A new connection (a changed spec or Secret): what it says is news, whatever the backoff.
-        nextPoll.put(cluster, Instant.now());
-      } else {
-        nextPoll.putIfAbsent(cluster, Instant.now());
-      }
+    if (t == null || !java.util.Objects.equals(t.record.jobId(), record.jobId())) {
+      tracked.put(run, new Tracked(primary, cluster, host, record, stableInterval));
+      nextPoll.putIfAbsent(cluster, Instant.now());
+      scheduleTick();
+      return;
+    }
+    t.record = record;
+    if (t.host != host) {
+      // A new connection (a changed spec or Secret) to the same run: what the run said so far
+      // stands, and what the new connection says is news, whatever the backoff.
+      t.host = host;
+      nextPoll.put(cluster, Instant.now());
       scheduleTick();
     }
   }
@@ -115,21 +132,18 @@ public final class RunObservations implements AutoCloseable {
   /** Stops watching a run and forgets what was seen of it. */
   public synchronized void untrack(RunRef run) {
     tracked.remove(run);
-    events.remove(run);
-    offsets.remove(run);
-    jobs.remove(run);
-    polledAt.remove(run);
-    results.remove(run);
-    resultFailures.remove(run);
   }
 
-  /** What has been seen of a run; empty until its first poll. */
+  /** The run's newest step through the tracker; empty until its first poll. */
+  public synchronized Optional<RunTracker.Step> latest(RunRef run) {
+    Tracked t = tracked.get(run);
+    return t == null ? Optional.empty() : Optional.ofNullable(t.latest);
+  }
+
+  /** What the host has said of a run so far; empty until its first poll. */
   public synchronized Optional<RunView> view(RunRef run) {
-    if (!polledAt.containsKey(run)) {
-      return Optional.empty();
-    }
-    return Optional.of(new RunView(List.copyOf(events.getOrDefault(run, List.of())), jobs.get(run), polledAt.get(run),
-        results.get(run)));
+    Tracked t = tracked.get(run);
+    return t == null || !t.history.polled() ? Optional.empty() : Optional.of(t.history.view());
   }
 
   public synchronized int trackedCount() {
@@ -190,7 +204,7 @@ public final class RunObservations implements AutoCloseable {
       return;
     }
     Set<String> active = new HashSet<>();
-    tracked.values().forEach(t -> active.add(t.cluster()));
+    tracked.values().forEach(t -> active.add(t.cluster));
     active.removeAll(polling);
     Instant earliest = active.stream().map(c -> nextPoll.getOrDefault(c, Instant.now())).min(Instant::compareTo).orElse(null);
     if (earliest == null || (nextTickAt != null && !nextTickAt.isAfter(earliest))) {
@@ -213,8 +227,8 @@ public final class RunObservations implements AutoCloseable {
     Instant now = Instant.now();
     Map<String, List<RunRef>> due = new HashMap<>();
     tracked.forEach((run, t) -> {
-      if (!polling.contains(t.cluster()) && !nextPoll.getOrDefault(t.cluster(), now).isAfter(now)) {
-        due.computeIfAbsent(t.cluster(), c -> new ArrayList<>()).add(run);
+      if (!polling.contains(t.cluster) && !nextPoll.getOrDefault(t.cluster, now).isAfter(now)) {
+        due.computeIfAbsent(t.cluster, c -> new ArrayList<>()).add(run);
       }
     });
     polling.addAll(due.keySet());
@@ -231,9 +245,10 @@ public final class RunObservations implements AutoCloseable {
       if (runs.isEmpty()) {
         return;
       }
-      host = tracked.get(runs.get(0)).host();
+      host = tracked.get(runs.get(0)).host;
       for (RunRef run : runs) {
-        active.add(new ActiveRun(run, tracked.get(run).jobId(), offsets.getOrDefault(run, 0L)));
+        Tracked t = tracked.get(run);
+        active.add(t.history.next(run, t.record.jobId()));
       }
     }
     Map<RunRef, RunObservation> seen;
@@ -264,86 +279,76 @@ public final class RunObservations implements AutoCloseable {
       }
       return;
     }
-    Set<RunRef> readLater = new HashSet<>();
-    Map<RunRef, RunResults> read = readResults(host, seen, readLater);
     List<RunRef> news = new ArrayList<>();
+    boolean starting = false;
+    Duration stable = DEFAULT_POLL_INTERVAL;
+    for (RunRef run : runs) {
+      RunObservation o = seen.get(run);
+      Tracked t;
+      synchronized (this) {
+        t = tracked.get(run);
+      }
+      if (o == null || t == null) {
+        continue;
+      }
+      stable = t.stableInterval;
+      boolean changed = t.history.add(o);
+      if (step(host, run, t)) {
+        changed = true;
+      }
+      if (changed) {
+        news.add(run);
+      }
+      starting |= PollCadence.starting(o, t.latest);
+    }
     synchronized (this) {
       ClusterState up = new ClusterState(true, "Connected", host.describe());
       if (!up.equals(clusters.put(cluster, up))) {
         news.addAll(runs);
       }
-      Instant now = Instant.now();
-      boolean starting = false;
-      Duration stable = DEFAULT_POLL_INTERVAL;
-      for (RunRef run : runs) {
-        RunObservation o = seen.get(run);
-        Tracked t = tracked.get(run);
-        if (o == null || t == null) {
-          continue;
-        }
-        stable = t.stableInterval();
-        if (readLater.contains(run)) {
-          // its events are read again next time, with another try at its result files
-          starting = true;
-          continue;
-        }
-        if (read.containsKey(run)) {
-          results.put(run, read.get(run));
-        }
-        boolean first = !polledAt.containsKey(run);
-        polledAt.put(run, now);
-        if (o.eventsRestarted()) {
-          events.remove(run);
-        }
-        if (!o.events().isEmpty()) {
-          events.computeIfAbsent(run, r -> new ArrayList<>()).addAll(o.events());
-        }
-        offsets.put(run, o.nextOffset());
-        JobStatus previous = jobs.put(run, o.job());
-        if (first || !o.events().isEmpty() || !o.job().equals(previous)) {
-          news.add(run);
-        }
-        starting |= PollCadence.starting(o, events.getOrDefault(run, List.of()));
-      }
       // Counted from the poll's start, so the interval is the time between two looks at the host.
-      nextPoll.put(cluster, latest(polledFrom.plus(PollCadence.next(startingInterval, stable, starting)), now.plus(MIN_GAP)));
+      nextPoll.put(cluster, latest(polledFrom.plus(PollCadence.next(startingInterval, stable, starting)), Instant.now().plus(MIN_GAP)));
     }
-    news.forEach(this::notifyOwner);
+    news.stream().distinct().forEach(this::notifyOwner);
   }
 
   /**
-   * The results of every run that this poll saw finish well; runs whose files could not be
-   * read for host trouble go to {@code readLater} until they have used up their attempts.
+   * Steps a run through the tracker and takes its actions, on this poll's thread; returns whether
+   * its status changed.
    */
-  private Map<RunRef, RunResults> readResults(RunHost host, Map<RunRef, RunObservation> seen, Set<RunRef> readLater) {
-    Map<RunRef, RunResults> read = new HashMap<>();
-    seen.forEach((run, o) -> {
-      if (!finishedWell(o.events())) {
-        return;
-      }
+  private boolean step(RunHost host, RunRef run, Tracked t) {
+    RunTracker.Step before = t.latest;
+    RunTracker.Step step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
+    if (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
       try {
-        read.put(run, host.results(run));
-        synchronized (this) {
-          resultFailures.remove(run);
-        }
+        t.history.results(host.results(run));
       } catch (HostException | RuntimeException e) {
-        int failures;
-        synchronized (this) {
-          failures = resultFailures.merge(run, 1, Integer::sum);
-        }
-        LOG.warn("run {}: cannot read its result files (attempt {} of {}): {}", run, failures, MAX_RESULT_ATTEMPTS, e.getMessage());
-        if (failures >= MAX_RESULT_ATTEMPTS) {
-          read.put(run, RunResults.none("cannot read the result files: " + e.getMessage()));
-        } else {
-          readLater.add(run);
-        }
+        t.memory = step.memory().resultReadFailed(String.valueOf(e.getMessage()));
+        LOG.warn("run {}: cannot read its result files (attempt {} of {}): {}", run, t.memory.resultReadFailures(),
+            RunTracker.RESULT_READS, e.getMessage());
       }
-    });
-    return read;
+      step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
+    }
+    if (step.actions().contains(RunTracker.Action.REAP)) {
+      try {
+        host.cancel(run, t.record.jobId());
+        t.memory = step.memory().reaped(null);
+        LOG.info("run {} ended without reporting an outcome; stopped what it left running", run);
+      } catch (HostException | RuntimeException e) {
+        t.memory = step.memory().reaped(String.valueOf(e.getMessage()));
+        LOG.warn("run {}: cannot stop what it left running: {}", run, e.getMessage());
+      }
+      step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
+    }
+    synchronized (this) {
+      t.memory = step.memory();
+      t.latest = step;
+    }
+    return before == null || !sameStatus(before.status(), step.status());
   }
 
-  private static boolean finishedWell(List<RunEvent> events) {
-    return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()) && "succeeded".equals(e.text("status")));
+  private static boolean sameStatus(dev.srt.operator.api.ArmStatus a, dev.srt.operator.api.ArmStatus b) {
+    return dev.srt.operator.base.Mappers.json().valueToTree(a).equals(dev.srt.operator.base.Mappers.json().valueToTree(b));
   }
 
   private static Instant latest(Instant a, Instant b) {
@@ -356,7 +361,7 @@ public final class RunObservations implements AutoCloseable {
       t = tracked.get(run);
     }
     if (t != null) {
-      notify.accept(t.primary());
+      notify.accept(t.primary);
     }
   }
 

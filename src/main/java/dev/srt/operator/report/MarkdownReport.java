@@ -22,6 +22,7 @@ public final class MarkdownReport {
         .append(" runs, baseline **").append(cell(report.baseline)).append("**; read from ").append(cell(ctx.source() == null ? "-" : ctx.source()))
         .append(", generated ").append(DateTimeFormatter.ISO_INSTANT.format(ctx.generatedAt().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC)))
         .append(".\n\n");
+    ctx.notes().forEach(n -> out.append("> **Note:** ").append(cell(n)).append("\n\n"));
 
     out.append("### Verdicts against ").append(cell(report.baseline)).append("\n\n");
     List<ReportTables.VerdictRow> verdicts = ReportTables.verdicts(report);

@@ -4,6 +4,7 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.verdict.ComparisonReport;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,13 +18,20 @@ import java.util.Objects;
  * @param source where the runs were read from, e.g. {@code GpuCluster h100-box over ssh} or {@code
  *     Kubernetes default/qwen3-32b-routers}
  * @param generatedAt when the report was made
+ * @param notes what a reader must know before reading the numbers (e.g. the runs ran with another
+ *     spec than today's), one sentence each
  */
 public record ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source,
-    Instant generatedAt) {
+    Instant generatedAt, List<String> notes) {
   public ReportContext {
     Objects.requireNonNull(report, "report");
     Objects.requireNonNull(comparison, "comparison");
     Objects.requireNonNull(comparison.getSpec(), "comparison.spec");
     Objects.requireNonNull(generatedAt, "generatedAt");
+    notes = notes == null ? List.of() : List.copyOf(notes);
+  }
+
+  public ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source, Instant generatedAt) {
+    this(report, comparison, cluster, source, generatedAt, List.of());
   }
 }

@@ -20,9 +20,10 @@ import java.util.List;
  *
  * @param workers the planned workers, in gate order; {@code url} is null until known (Slurm)
  * @param routerUrl the router's URL when known at submission (direct), else null
+ * @param foundExisting the submission found the run's job already there (a repeated submit)
  */
 public record RunRecord(String arm, String runId, String jobId, String runDir, String scriptHash, String specHash,
-    Instant submittedAt, List<Endpoint> workers, String routerUrl, List<String> gates) {
+    Instant submittedAt, List<Endpoint> workers, String routerUrl, List<String> gates, boolean foundExisting) {
 
   /** A planned worker endpoint; {@code role} is prefill or decode in a prefill/decode topology, else null. */
   public record Endpoint(String name, int node, int port, String url, Integer grpcPort, String role) {}
@@ -30,6 +31,15 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
   public RunRecord {
     workers = List.copyOf(workers);
     gates = List.copyOf(gates);
+  }
+
+  public RunRecord(String arm, String runId, String jobId, String runDir, String scriptHash, String specHash,
+      Instant submittedAt, List<Endpoint> workers, String routerUrl, List<String> gates) {
+    this(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, false);
+  }
+
+  RunRecord foundExisting(boolean found) {
+    return new RunRecord(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, found);
   }
 
   /** The record of a run of {@code plan} submitted now. */
@@ -55,7 +65,7 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
   }
 
   /**
-   * The record kept in an arm's status (what {@link ArmProgress#submitted(RunRecord)} wrote). A URL
+   * The record kept in an arm's status (what {@link RunTracker#submitted(RunRecord)} wrote). A URL
    * learnt from the run since (Slurm) stays: replaying the run's events learns the same one.
    */
   public static RunRecord of(ArmStatus s) {

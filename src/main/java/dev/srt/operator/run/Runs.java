@@ -2,7 +2,6 @@ package dev.srt.operator.run;
 
 import dev.srt.operator.api.RouterComparisonSpec;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -12,17 +11,9 @@ import java.util.Random;
 
 /**
  * What every run of an arm shares, whichever driver starts it ({@code apply} or the operator): how
- * a run is named, in which order arms and their repetitions run, and how long a job may be unknown
- * to its host.
+ * a run is named, and in which order arms and their repetitions run.
  */
 public final class Runs {
-  /**
-   * How long a submitted job may be unknown to the host, without any event from its run, before
-   * the arm fails: long enough for a slow scheduler to list a fresh job, short enough to notice a
-   * job that vanished.
-   */
-  public static final Duration NOT_FOUND_GRACE = Duration.ofMinutes(1);
-
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private Runs() {}

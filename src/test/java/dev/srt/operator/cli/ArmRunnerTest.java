@@ -185,7 +185,7 @@ class ArmRunnerTest {
   @Test
   void followsTheEventsToSuccess() {
     ScriptedBackend backend = new ScriptedBackend();
-    ArmRunner runner = new ArmRunner(backend, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT), comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
     Script[] self = new Script[1];
     Script script = new Script(poll -> {
       RunRef[] ref = {self[0].ref};
@@ -230,7 +230,7 @@ class ArmRunnerTest {
   @Test
   void stopCancelsTheRunInFlightAndWaitsForItsEnd() {
     ScriptedBackend backend = new ScriptedBackend();
-    ArmRunner runner = new ArmRunner(backend, comparison, cluster, Mode.DIRECT, Duration.ofSeconds(30));
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT), comparison, cluster, Mode.DIRECT, Duration.ofSeconds(30));
     Script script = new Script(poll -> {
       if (poll == 1) {
         runner.stop(); // wakes the 30 s pause at once
@@ -272,7 +272,7 @@ class ArmRunnerTest {
         return this;
       }
     };
-    ArmRunner runner = new ArmRunner(backend, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10), jumping);
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT), comparison, cluster, Mode.DIRECT, Duration.ofMillis(10), jumping);
     Script[] self = new Script[1];
     Script script = new Script(poll -> backend.write(self[0].ref, "state", ""));
     self[0] = script;
@@ -287,7 +287,7 @@ class ArmRunnerTest {
   void aRefusedSubmissionFailsTheArmWithTheHostError() {
     ScriptedBackend backend = new ScriptedBackend();
     backend.submitError = new HostException(HostException.Kind.UNREACHABLE, "ssh://u@h:22: connection refused");
-    ArmRunner runner = new ArmRunner(backend, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT), comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
 
     ArmRunner.Run run = runner.run("sgl-router", "r00000004", new Script(p -> { }));
 

@@ -113,7 +113,8 @@ class EndToEndSshIT {
       transport = ApplyCommand.transport(cluster);
     }
     Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-    return new ArmRunner(backend, rc, cluster, Mode.parse(cluster.getSpec().mode), ArmRunner.pollInterval(cluster));
+    return new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.parse(cluster.getSpec().mode)), rc, cluster,
+        Mode.parse(cluster.getSpec().mode), ArmRunner.pollInterval(cluster));
   }
 
   /** Records what a run reported; {@code onEvent} may act on the run (kill a process, cancel). */
@@ -152,7 +153,7 @@ class EndToEndSshIT {
   /** Runs one arm to its end; a run that takes longer than {@link #RUN_TIMEOUT} is cancelled and fails the test. */
   private ArmRunner.Run run(ArmRunner runner, String arm, Recorder recorder) throws Exception {
     awaitPortsFree();
-    recorder.backend = runner.backend();
+    recorder.backend = ((dev.srt.operator.run.BackendRunHost) runner.host()).backend();
     return SshEmulatedHost.runWithin(RUN_TIMEOUT, runner, arm, recorder);
   }
 
@@ -297,7 +298,7 @@ class EndToEndSshIT {
 
     assertThat(stopped).isTrue();
     assertThat(run.phase()).as(diagnostics(run)).isEqualTo(ArmPhase.Cancelled);
-    awaitGone(new Started(runner.backend(), run.ref, run.jobId));
+    awaitGone(new Started(((dev.srt.operator.run.BackendRunHost) runner.host()).backend(), run.ref, run.jobId));
     if (mode.equals("slurm")) {
       assertThat(host("squeue --states=all -h -j " + Shell.quote(run.jobId) + " -o %T").strip()).isEqualTo("CANCELLED");
     }
@@ -308,7 +309,7 @@ class EndToEndSshIT {
   void aSecondSubmitOfTheSameRunFindsTheFirstJob(String mode) throws Exception {
     GpuCluster cluster = cluster(mode, Map.of("SRT_EMULATOR_STARTUP_DELAY_MS_PORT_6132", "600000"));
     ArmRunner runner = runner(cluster, comparison("3m"));
-    Backend backend = runner.backend();
+    Backend backend = ((dev.srt.operator.run.BackendRunHost) runner.host()).backend();
     RunRef ref = runner.ref("sgl-router", dev.srt.operator.run.Runs.newRunId());
     String script = Scripts.render(runner.plan("sgl-router"));
     awaitPortsFree();

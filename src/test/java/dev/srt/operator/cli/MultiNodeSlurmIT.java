@@ -83,7 +83,7 @@ class MultiNodeSlurmIT {
     GpuCluster cluster = emulated.cluster("h100-box", "slurm", Map.of(ListenAddress.VAR, "node"), partition.name());
     RouterComparison rc = comparison(workers);
     transport = ApplyCommand.transport(cluster);
-    ArmRunner runner = new ArmRunner(Backend.forMode("slurm", transport, cluster.getSpec().workDir), rc, cluster,
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode("slurm", transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
         Mode.SLURM, ArmRunner.pollInterval(cluster));
     List<String> nodes = IntStream.rangeClosed(1, 2 * workers).mapToObj(k -> "srt-node" + k).toList();
     List<String> addresses = nodes.stream().map(this::nodeAddress).toList();
@@ -129,7 +129,7 @@ class MultiNodeSlurmIT {
         }
       }
     } finally {
-      endRuns(runner.backend());
+      endRuns(((dev.srt.operator.run.BackendRunHost) runner.host()).backend());
       transport.close();
     }
   }
@@ -151,7 +151,7 @@ class MultiNodeSlurmIT {
     rc.getSpec().workload.args.putAll(Map.of("num-prompts", 16, "gsp-num-groups", 4, "gsp-prompts-per-group", 4,
         "gsp-system-prompt-len", 256, "gsp-question-len", 32, "gsp-output-len", 8));
     transport = ApplyCommand.transport(cluster);
-    ArmRunner runner = new ArmRunner(Backend.forMode("slurm", transport, cluster.getSpec().workDir), rc, cluster,
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode("slurm", transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
         Mode.SLURM, ArmRunner.pollInterval(cluster));
     String head = nodeAddress("srt-node1");
     String second = nodeAddress("srt-node2");
@@ -195,7 +195,7 @@ class MultiNodeSlurmIT {
       assertThat(counter(after, "http://" + second + ":6100/metrics", "sglang:generation_tokens_total", model))
           .isGreaterThanOrEqualTo(run.status.results.completed);
     } finally {
-      endRuns(runner.backend());
+      endRuns(((dev.srt.operator.run.BackendRunHost) runner.host()).backend());
       transport.close();
     }
   }

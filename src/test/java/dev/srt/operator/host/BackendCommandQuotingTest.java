@@ -132,7 +132,7 @@ class BackendCommandQuotingTest {
   @Test
   void slurmOutputPathEscapesPercentForSbatch() {
     SlurmBackend slurm = new SlurmBackend(transport, "/w/100%");
-    assertThat(slurm.submitCommand(run, 0, -1)).contains(Shell.quote("--output=/w/100%%/default/cmp/"));
+    assertThat(slurm.submitCommand(run, 0, -1, -1)).contains(Shell.quote("--output=/w/100%%/default/cmp/"));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.RunHost;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -7,9 +9,14 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.api.BenchmarkResults;
 import dev.srt.operator.run.ArmPhase;
-import dev.srt.operator.run.ArmProgress;
+import dev.srt.operator.run.RunMemory;
+import dev.srt.operator.run.RunRecord;
+import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.RunView;
+import dev.srt.operator.base.Mode;
+import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.reconcile.ArmResultGauges;
-import dev.srt.operator.reconcile.BackendRunHost;
+import dev.srt.operator.reconcile.HostCallTimer;
 import dev.srt.operator.reconcile.RunObservations;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -170,12 +177,13 @@ class ForgedResultsTest {
     return dir;
   }
 
-  private static ArmStatus submitted(RunRef run) {
-    ArmStatus s = new ArmStatus();
-    s.name = run.arm();
-    s.runId = run.runId();
-    s.phase = ArmPhase.Submitted.name();
-    return s;
+  /** A run submitted without a plan: no planned endpoints or gates. */
+  private static RunRecord record(RunRef run) {
+    return new RunRecord(run.arm(), run.runId(), null, null, null, null, Instant.now(), List.of(), null, List.of());
+  }
+
+  private static ArmStatus replay(RunRef run, List<RunEvent> events, JobStatus job, RunResults results) {
+    return RunTracker.step(record(run), new RunView(events, true, job, results), RunMemory.FRESH, Instant.now()).status();
   }
 
   private static List<String> metricLabels(SimpleMeterRegistry registry) {
@@ -197,16 +205,15 @@ class ForgedResultsTest {
     append(dir.resolve("events.jsonl"), forgedSummaries().get(0));
 
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    ArmStatus status = submitted(run);
-    try (BackendRunHost host = new BackendRunHost(new DirectBackend(new LocalTransport(), work.toString()), "direct", registry);
+    try (BackendRunHost host = new BackendRunHost(new DirectBackend(new LocalTransport(), work.toString()), Mode.DIRECT,
+            new HostCallTimer(registry));
         RunObservations observations = new RunObservations(id -> { }, Duration.ofMillis(100))) {
       ResourceID id = new ResourceID("cmp", "default");
-      observations.track(id, "default/local", host, run, null, Duration.ofMillis(100));
-      await().atMost(Duration.ofSeconds(20)).until(() -> observations.view(run).isPresent());
-      RunObservations.RunView view = observations.view(run).orElseThrow();
-      assertThat(view.events()).extracting(RunEvent::event).filteredOn("summary"::equals).hasSize(5);
+      observations.track(id, "default/local", host, run, record(run), Duration.ofMillis(100));
+      await().atMost(Duration.ofSeconds(20)).until(() -> observations.latest(run).map(RunTracker.Step::ended).orElse(false));
+      assertThat(observations.view(run).orElseThrow().events()).extracting(RunEvent::event).filteredOn("summary"::equals).hasSize(5);
 
-      ArmProgress.apply(status, view.events(), view.job(), view.results(), Instant.now());
+      ArmStatus status = observations.latest(run).orElseThrow().status();
       ArmResultGauges gauges = new ArmResultGauges(registry);
       gauges.update(id, List.of(status));
 
@@ -226,10 +233,8 @@ class ForgedResultsTest {
     RunRef run = new RunRef("default", "cmp", "custom", "r0000000b");
     succeededRunWithForgedSummaries(run);
     DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
-    ArmStatus status = submitted(run);
-
     RunObservation seen = new ClusterObserver(backend).poll(List.of(new ActiveRun(run, null, 0))).get(run);
-    ArmProgress.apply(status, seen.events(), seen.job(), RunResults.read(backend, run), Instant.now());
+    ArmStatus status = replay(run, seen.events(), seen.job(), RunResults.read(backend, run));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new ArmResultGauges(registry).update(new ResourceID("cmp", "default"), List.of(status));
 
@@ -260,7 +265,6 @@ class ForgedResultsTest {
   @Test
   void resultEventsListOnlyBoundedPathsUnderResults() {
     RunRef run = new RunRef("default", "cmp", "arm", "r0000000c");
-    ArmStatus s = submitted(run);
     List<RunEvent> events = new java.util.ArrayList<>();
     for (String file : List.of("results/bench-serving.jsonl", "/etc/passwd", "results/../../x", "results/a\nb",
         "results/" + "x".repeat(300), "logs/script.log")) {
@@ -268,7 +272,7 @@ class ForgedResultsTest {
     }
     IntStream.range(0, 500).forEach(i -> events.add(event("result", "file", "results/f" + i)));
 
-    ArmProgress.apply(s, events, null, Instant.now());
+    ArmStatus s = replay(run, events, null, null);
 
     assertThat(s.resultFiles).hasSize(100).startsWith("results/bench-serving.jsonl", "results/f0")
         .allMatch(f -> f.matches("results/[a-z0-9.-]+"));

@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.GpuCluster;

@@ -1,11 +1,14 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
+import dev.srt.operator.host.LatestRuns;
+import dev.srt.operator.host.SubmittedFiles;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
@@ -40,6 +43,8 @@ final class FakeHosts implements Hosts {
     final Map<RunRef, String> scripts = new LinkedHashMap<>();
     /** The plan.json each run was submitted with (null: none). */
     final Map<RunRef, String> plans = new LinkedHashMap<>();
+    /** The record.json each run was submitted with (null: none). */
+    final Map<RunRef, String> records = new LinkedHashMap<>();
     /** The secret.env content each run was submitted with. */
     final Map<RunRef, SecretEnvFile> secretEnv = new LinkedHashMap<>();
     final List<RunRef> cancelled = new CopyOnWriteArrayList<>();
@@ -139,6 +144,7 @@ final class FakeHosts implements Hosts {
         state.jobs.put(run, job);
         state.scripts.put(run, script);
         state.plans.put(run, files.plan());
+        state.records.put(run, files.record());
         state.secretEnv.put(run, secrets);
         state.jobStatus.put(run, new JobStatus(JobState.RUNNING, null, null));
         return new Submission(job, false);
@@ -183,6 +189,32 @@ final class FakeHosts implements Hosts {
       synchronized (state) {
         return state.results.getOrDefault(run, RunResults.none("no headline numbers in the run's result files"));
       }
+    }
+
+    @Override
+    public Map<String, List<LatestRuns.Found>> latestRuns(String namespace, String comparison, List<String> arms, int perArm)
+        throws HostException {
+      check();
+      Map<String, List<LatestRuns.Found>> out = new LinkedHashMap<>();
+      synchronized (state) {
+        state.jobs.forEach((run, job) -> {
+          if (run.namespace().equals(namespace) && run.comparison().equals(comparison) && arms.contains(run.arm())) {
+            out.computeIfAbsent(run.arm(), a -> new ArrayList<>()).add(new LatestRuns.Found(run, job));
+          }
+        });
+      }
+      out.replaceAll((arm, runs) -> runs.subList(Math.max(0, runs.size() - perArm), runs.size()));
+      return out;
+    }
+
+    @Override
+    public Map<RunRef, SubmittedFiles> submitted(Collection<RunRef> runs) throws HostException {
+      check();
+      Map<RunRef, SubmittedFiles> out = new LinkedHashMap<>();
+      synchronized (state) {
+        runs.forEach(r -> out.put(r, new SubmittedFiles(state.plans.get(r), state.records.get(r))));
+      }
+      return out;
     }
 
     @Override

@@ -12,6 +12,10 @@ import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import dev.srt.operator.run.RunMemory;
+import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.RunView;
+import dev.srt.operator.testinfra.TestRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,6 +40,13 @@ class PollCadenceTest {
     }
   }
 
+  private static boolean starting(JobState state, boolean more, RunEvent... events) {
+    RunObservation o = seen(state, more);
+    RunTracker.Step step = RunTracker.step(TestRecords.of(new RunRef("ns", "rc", "arm", "r1"), "1000"),
+        new RunView(List.of(events), !more, o.job(), null), RunMemory.FRESH, Instant.now());
+    return PollCadence.starting(o, step);
+  }
+
   @Test
   void startingRunsArePolledAtTheStartingIntervalOrThePollIntervalIfShorter() {
     assertThat(PollCadence.next(SECOND, Duration.ofSeconds(5), true)).isEqualTo(SECOND);
@@ -46,16 +57,17 @@ class PollCadenceTest {
 
   @Test
   void aRunningJobIsStartingUntilItsBenchmarkBeginsAQueuedOneIsNot() {
-    assertThat(PollCadence.starting(seen(JobState.PENDING, false), List.of())).isFalse();
-    assertThat(PollCadence.starting(seen(JobState.RUNNING, false), List.of())).isTrue();
-    assertThat(PollCadence.starting(seen(JobState.RUNNING, false),
-        List.of(event("{\"event\":\"phase\",\"phase\":\"starting\"}")))).isTrue();
-    assertThat(PollCadence.starting(seen(JobState.RUNNING, false),
-        List.of(event("{\"event\":\"phase\",\"phase\":\"benchmarking\"}")))).isFalse();
-    assertThat(PollCadence.starting(seen(JobState.COMPLETED, false),
-        List.of(event("{\"event\":\"finished\",\"status\":\"succeeded\",\"code\":\"0\"}")))).isFalse();
+    assertThat(starting(JobState.PENDING, false)).isFalse();
+    assertThat(starting(JobState.RUNNING, false)).isTrue();
+    assertThat(starting(JobState.RUNNING, false, event("{\"event\":\"phase\",\"phase\":\"starting\"}"))).isTrue();
+    assertThat(starting(JobState.RUNNING, false, event("{\"event\":\"phase\",\"phase\":\"benchmarking\"}"))).isFalse();
+    assertThat(starting(JobState.COMPLETED, false, event("{\"event\":\"phase\",\"phase\":\"benchmarking\"}"),
+        event("{\"event\":\"finished\",\"status\":\"failed\",\"code\":\"1\"}"))).isFalse();
+    // A run that finished well is polled fast until its results are read.
+    assertThat(starting(JobState.COMPLETED, false, event("{\"event\":\"finished\",\"status\":\"succeeded\",\"code\":\"0\"}")))
+        .isTrue();
     // Events left to read are read at the fast cadence, whatever the job's state.
-    assertThat(PollCadence.starting(seen(JobState.PENDING, true), List.of())).isTrue();
+    assertThat(starting(JobState.PENDING, true)).isTrue();
   }
 
   @Test
@@ -64,7 +76,7 @@ class PollCadenceTest {
     RunRef run = new RunRef("ns", "rc", "arm", "r1");
     host.jobStatus.put(run, JobStatus.of(JobState.RUNNING));
     try (RunObservations observations = new RunObservations(id -> { }, HOUR)) {
-      observations.track(new ResourceID("rc", "ns"), "ns/box", new FakeHosts(host).forCluster(null), run, "1000", Duration.ofMillis(100));
+      observations.track(new ResourceID("rc", "ns"), "ns/box", new FakeHosts(host).forCluster(null), run, TestRecords.of(run, "1000"), Duration.ofMillis(100));
       await().atMost(Duration.ofSeconds(5)).until(() -> host.pollCalls.get() >= 3);
     }
   }
@@ -75,7 +87,7 @@ class PollCadenceTest {
     RunRef run = new RunRef("ns", "rc", "arm", "r1");
     host.jobStatus.put(run, JobStatus.of(JobState.PENDING));
     try (RunObservations observations = new RunObservations(id -> { }, Duration.ofMillis(100))) {
-      observations.track(new ResourceID("rc", "ns"), "ns/box", new FakeHosts(host).forCluster(null), run, "1000", HOUR);
+      observations.track(new ResourceID("rc", "ns"), "ns/box", new FakeHosts(host).forCluster(null), run, TestRecords.of(run, "1000"), HOUR);
       await().atMost(Duration.ofSeconds(5)).until(() -> host.pollCalls.get() == 1);
       // Ten starting intervals without a second poll.
       await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> host.pollCalls.get() == 1);

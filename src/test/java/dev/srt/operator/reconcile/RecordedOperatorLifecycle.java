@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import static org.awaitility.Awaitility.await;
 
 import com.jcraft.jsch.JSch;

@@ -281,7 +281,7 @@ class RouterComparisonReconcilerTest {
     assertThat(arm("sgl-router").results).isNull();
     assertThat(arm("sgl-router").message)
         .isEqualTo("benchmark finished; no results: cannot read the result files: fake host: connection reset");
-    assertThat(host.resultsCalls.get()).isEqualTo(RunObservations.MAX_RESULT_ATTEMPTS);
+    assertThat(host.resultsCalls.get()).isEqualTo(dev.srt.operator.run.RunTracker.RESULT_READS);
   }
 
   /** Reconciles until the condition holds (the poller delivers events asynchronously). */

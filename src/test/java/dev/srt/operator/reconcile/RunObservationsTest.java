@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.RunHost;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -11,6 +12,7 @@ import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.lang.reflect.Proxy;
+import dev.srt.operator.testinfra.TestRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,7 +85,7 @@ class RunObservationsTest {
 
   private void start(Duration startingInterval, Duration pollInterval) {
     observations = new RunObservations(id -> notified.add(System.nanoTime()), startingInterval);
-    observations.track(OWNER, "bench/c", host(), RUN, "1", pollInterval);
+    observations.track(OWNER, "bench/c", host(), RUN, TestRecords.of(RUN, "1"), pollInterval);
   }
 
   private List<Long> gapsMillis(int count) {
@@ -155,7 +157,7 @@ class RunObservationsTest {
       }
       return poll(runs);
     }, closed::get);
-    observations.track(OWNER, "bench/c", replaced, RUN, "1", Duration.ofMillis(200));
+    observations.track(OWNER, "bench/c", replaced, RUN, TestRecords.of(RUN, "1"), Duration.ofMillis(200));
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> observations.clusterState("bench/c") != null);
 
     int told = notified.size();
@@ -165,7 +167,7 @@ class RunObservationsTest {
     assertThat(observations.clusterState("bench/c").reason()).isEqualTo("Connected");
 
     int polled = polls.size();
-    observations.track(OWNER, "bench/c", host(), RUN, "1", Duration.ofMillis(200));
+    observations.track(OWNER, "bench/c", host(), RUN, TestRecords.of(RUN, "1"), Duration.ofMillis(200));
     // Not after the 5 s that a failed poll waits.
     Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> polls.size() > polled);
     assertThat(observations.clusterState("bench/c").reachable()).isTrue();
@@ -187,10 +189,10 @@ class RunObservationsTest {
         Thread.currentThread().interrupt();
       }
       return Map.of();
-    }), stuck, "2", Duration.ofMillis(200));
+    }), stuck, TestRecords.of(stuck, "2"), Duration.ofMillis(200));
     try {
       assertThat(hung.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-      observations.track(OWNER, "bench/c", host(), RUN, "1", Duration.ofMillis(200));
+      observations.track(OWNER, "bench/c", host(), RUN, TestRecords.of(RUN, "1"), Duration.ofMillis(200));
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> polls.size() >= 5);
     } finally {
       release.countDown();

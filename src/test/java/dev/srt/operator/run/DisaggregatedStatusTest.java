@@ -26,17 +26,19 @@ class DisaggregatedStatusTest {
   @Test
   void statusCountsPrefillAndDecodeWorkersApart() {
     RunPlan plan = Examples.plan(Examples.DISAGG, "dynamo-kv", Mode.DIRECT);
-    ArmStatus s = ArmProgress.submitted("dynamo-kv", "r1", "42", "/runs/r1", "h", "s", plan, T0);
+    RunRecord record = Replays.record(plan, T0);
+    ArmStatus s = RunTracker.submitted(record);
     assertThat(s.endpoints).extracting(e -> e.name, e -> e.role, e -> e.port)
         .containsExactly(tuple("worker-prefill-0", "prefill", 6100), tuple("worker-decode-0", "decode", 6132));
     assertThat(s.workers.summary()).isEqualTo("prefill 0/1, decode 0/1");
 
-    ArmProgress.apply(s, List.of(endpointReady("worker-prefill-0", "http://127.0.0.1:6100/health")), null, T0.plusSeconds(6));
+    RunEvent prefill = endpointReady("worker-prefill-0", "http://127.0.0.1:6100/health");
+    s = Replays.replay(record, List.of(prefill), null, T0.plusSeconds(6));
     assertThat(s.workers.ready).isEqualTo(1);
     assertThat(s.workers.total).isEqualTo(2);
     assertThat(s.workers.summary()).isEqualTo("prefill 1/1, decode 0/1");
 
-    ArmProgress.apply(s, List.of(endpointReady("worker-decode-0", "http://127.0.0.1:6132/health")), null, T0.plusSeconds(7));
+    s = Replays.replay(record, List.of(prefill, endpointReady("worker-decode-0", "http://127.0.0.1:6132/health")), null, T0.plusSeconds(7));
     assertThat(s.workers.summary()).isEqualTo("prefill 1/1, decode 1/1");
     assertThat(s.endpoints).filteredOn(e -> e.ready).extracting(e -> e.url).containsExactly("http://127.0.0.1:6100", "http://127.0.0.1:6132");
   }
@@ -44,10 +46,10 @@ class DisaggregatedStatusTest {
   @Test
   void theRoleSurvivesTheRecordKeptInStatusAndAggregatedArmsHaveNone() {
     RunPlan plan = Examples.plan(Examples.DISAGG, "dynamo-kv", Mode.SLURM);
-    ArmStatus s = ArmProgress.submitted("dynamo-kv", "r1", "42", "/runs/r1", "h", "s", plan, T0);
+    ArmStatus s = RunTracker.submitted(Replays.record(plan, T0));
     assertThat(RunRecord.of(s).workers()).extracting(RunRecord.Endpoint::role).containsExactly("prefill", "decode");
 
-    ArmStatus agg = ArmProgress.submitted("dynamo-kv", "r2", "43", "/runs/r2", "h", "s", Examples.plan("dynamo-kv", Mode.DIRECT), T0);
+    ArmStatus agg = RunTracker.submitted(Replays.record(Examples.plan("dynamo-kv", Mode.DIRECT), T0));
     assertThat(agg.endpoints).extracting((EndpointStatus e) -> e.role).containsOnlyNulls();
     assertThat(agg.workers.prefill).isNull();
     assertThat(agg.workers.summary()).isEqualTo("0/2");

@@ -35,9 +35,7 @@ class HostEndedRunTest {
       event("finished", "status", "cancelled", "code", "143"));
 
   private static ArmStatus apply(JobStatus job) {
-    ArmStatus s = ArmProgress.submitted("sgl-router", "r1", "42", "/runs/r1", "h", "s", Examples.plan("sgl-router", Mode.SLURM), T0);
-    ArmProgress.apply(s, TERMINATED, job, T0.plusSeconds(9));
-    return s;
+    return Replays.replay(Replays.record(Examples.plan("sgl-router", Mode.SLURM), T0), TERMINATED, job, T0.plusSeconds(9));
   }
 
   @Test
@@ -79,13 +77,12 @@ class HostEndedRunTest {
 
   @Test
   void aJobKilledHardWithoutOutcomeGetsTheReasonToo() {
-    ArmStatus s = ArmProgress.submitted("sgl-router", "r1", "42", "/runs/r1", "h", "s", Examples.plan("sgl-router", Mode.SLURM), T0);
-    ArmProgress.apply(s, List.of(), new JobStatus(JobState.NODE_FAIL, "NodeDown", null), T0.plusSeconds(3));
+    RunRecord record = Replays.record(Examples.plan("sgl-router", Mode.SLURM), T0);
+    ArmStatus s = Replays.replay(record, List.of(), new JobStatus(JobState.NODE_FAIL, "NodeDown", null), T0.plusSeconds(3));
     assertThat(s.phase).isEqualTo("Failed");
     assertThat(s.reason).isEqualTo("NodeFailure");
     assertThat(s.message).isEqualTo("job ended NODE_FAIL: NodeDown without reporting an outcome (submitted as job 42)");
-    ArmStatus killed = ArmProgress.submitted("sgl-router", "r1", "42", "/runs/r1", "h", "s", Examples.plan("sgl-router", Mode.SLURM), T0);
-    ArmProgress.apply(killed, List.of(), new JobStatus(JobState.CANCELLED, "killed after a cancel request", null, true), T0);
+    ArmStatus killed = Replays.replay(record, List.of(), new JobStatus(JobState.CANCELLED, "killed after a cancel request", null, true), T0);
     assertThat(killed.phase).isEqualTo("Cancelled");
   }
 }

@@ -8,36 +8,29 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.host.RunResults;
-import dev.srt.operator.plan.RunPlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The state machine of one arm's run: Pending, Submitted, Building, Starting, Ready, Benchmarking,
- * then Succeeded, Failed or Cancelled, driven by the run's events (docs/run-protocol.md) and, for
- * runs that died without saying so, the job state. The CLI and the operator share it.
+ * How a run's events and its job's state fold into its status: Submitted, Building, Starting,
+ * Ready, Benchmarking, then Succeeded, Failed or Cancelled (docs/run-protocol.md). {@link
+ * RunTracker} replays a run's whole history through it at every look, from the run's record.
  *
  * <p>A succeeded run's headline numbers come from {@link RunResults} (read from the benchmark's
  * own result files), never from events.jsonl: anything in a run can append lines to it.
  */
-public final class ArmProgress {
+final class EventFold {
   /** A {@code result} event names a file under results/ in these characters; others are not listed. */
   private static final Pattern RESULT_FILE = Pattern.compile("results/[A-Za-z0-9._+=@,/-]{1,200}");
   /** More {@code result} events than this are not listed (the status must stay small). */
   static final int MAX_RESULT_FILES = 100;
 
-  private ArmProgress() {}
-
-  /** The status of a run of {@code plan} that was just submitted (or found already submitted). */
-  public static ArmStatus submitted(String arm, String runId, String jobId, String runDir, String scriptHash,
-      String specHash, RunPlan plan, Instant now) {
-    return submitted(RunRecord.of(plan, runId, jobId, runDir, scriptHash, specHash, now));
-  }
+  private EventFold() {}
 
   /** The status of the run {@code record} describes, before any of its events. */
-  public static ArmStatus submitted(RunRecord record) {
+  static ArmStatus submitted(RunRecord record) {
     ArmStatus s = new ArmStatus();
     String at = record.submittedAt().toString();
     s.name = record.arm();
@@ -67,7 +60,7 @@ public final class ArmProgress {
     s.router.url = record.routerUrl();
     s.router.ready = false;
     s.router.since = at;
-    s.message = "submitted as job " + record.jobId();
+    s.message = record.foundExisting() ? "found the run's existing job " + record.jobId() : "submitted as job " + record.jobId();
     return s;
   }
 
@@ -81,7 +74,7 @@ public final class ArmProgress {
    * killed before its exit handler ran, and may have left processes behind (holding ports, GPUs
    * and the host's lease) that its observer must stop.
    */
-  public static boolean reportedOutcome(List<RunEvent> events) {
+  static boolean reportedOutcome(List<RunEvent> events) {
     return events.stream().anyMatch(e -> RunEventType.FINISHED.is(e.event()));
   }
 
@@ -91,7 +84,7 @@ public final class ArmProgress {
    * the host (an outside {@code scancel}, a time limit, a failed node), and the job's state says
    * which, so such a run is Failed with that reason once the job has ended.
    */
-  public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
+  static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
     ArmPhase beforeEnd = null;
     for (RunEvent e : events) {
       if (ArmPhase.of(s.phase).terminal()) {
@@ -126,19 +119,11 @@ public final class ArmProgress {
         && job.state() != JobState.NOT_FOUND && job.state() != JobState.UNKNOWN && job.state() != JobState.COMPLETED;
   }
 
-  /** {@link #apply}, then the results read from the run's result files (null: not read yet). */
-  public static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, RunResults results, Instant now) {
-    apply(s, events, job, now);
-    if (results != null) {
-      results(s, results);
-    }
-  }
-
   /**
    * Records the headline numbers of a succeeded run, or why it has none (in its message). Any
    * other phase gets no results: only a run that finished well has read its result files.
    */
-  public static void results(ArmStatus s, RunResults results) {
+  static void results(ArmStatus s, RunResults results) {
     if (ArmPhase.of(s.phase) != ArmPhase.Succeeded) {
       return;
     }

@@ -1,4 +1,4 @@
-package dev.srt.operator.reconcile;
+package dev.srt.operator.run;
 
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
@@ -9,7 +9,10 @@ import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
+import dev.srt.operator.host.LatestRuns;
+import dev.srt.operator.host.SubmittedFiles;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,6 +47,16 @@ public interface RunHost extends AutoCloseable {
    * a file problem is part of the answer, not an exception.
    */
   RunResults results(RunRef run) throws HostException;
+
+  /**
+   * The {@code perArm} newest runs of each arm of a comparison on the host, oldest first, with the
+   * job ids their submitters recorded (one command); arms without any run are missing.
+   */
+  Map<String, List<LatestRuns.Found>> latestRuns(String namespace, String comparison, List<String> arms, int perArm)
+      throws HostException;
+
+  /** What was submitted for each run: its plan.json and record.json, as the host has them (one command). */
+  Map<RunRef, SubmittedFiles> submitted(Collection<RunRef> runs) throws HostException;
 
   /** Facts about the host (Slurm version, partitions, GPUs). */
   HostProbe.Facts probe() throws HostException;

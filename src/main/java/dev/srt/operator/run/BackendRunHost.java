@@ -1,37 +1,59 @@
-package dev.srt.operator.reconcile;
+package dev.srt.operator.run;
 
+import dev.srt.operator.base.Mode;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.ClusterObserver;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunResults;
-import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import dev.srt.operator.host.LatestRuns;
+import dev.srt.operator.host.SubmittedFiles;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** A {@link RunHost} over a {@link Backend}, timing every remote execution for /metrics. */
+/**
+ * The {@link RunHost} of a {@link Backend} (SSH or local, Slurm or direct), used by the CLI and the
+ * operator alike; every remote execution is reported to a {@link Calls} listener (the operator's
+ * /metrics).
+ */
 public final class BackendRunHost implements RunHost {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(30);
 
+  /** Hears of every remote execution once it is over. */
+  public interface Calls {
+    Calls NONE = (operation, failure, took) -> { };
+
+    /** {@code failure} is null when the call succeeded. */
+    void finished(String operation, HostException.Kind failure, Duration took);
+  }
+
   private final Backend backend;
-  private final String mode;
+  private final Mode mode;
   private final ClusterObserver observer;
-  private final MeterRegistry metrics;
+  private final Calls calls;
   private volatile boolean closed;
 
-  public BackendRunHost(Backend backend, String mode, MeterRegistry metrics) {
+  public BackendRunHost(Backend backend, Mode mode) {
+    this(backend, mode, Calls.NONE);
+  }
+
+  public BackendRunHost(Backend backend, Mode mode, Calls calls) {
     this.backend = backend;
     this.mode = mode;
     this.observer = new ClusterObserver(backend);
-    this.metrics = metrics;
+    this.calls = calls;
+  }
+
+  public Backend backend() {
+    return backend;
   }
 
   @Override
@@ -58,8 +80,21 @@ public final class BackendRunHost implements RunHost {
   }
 
   @Override
+  public Map<String, List<LatestRuns.Found>> latestRuns(String namespace, String comparison, List<String> arms, int perArm)
+      throws HostException {
+    return timed("list", () -> LatestRuns.find(backend, namespace, comparison, arms, perArm));
+  }
+
+  @Override
+  public Map<RunRef, SubmittedFiles> submitted(Collection<RunRef> runs) throws HostException {
+    Map<RunRef, String> dirs = new LinkedHashMap<>();
+    runs.forEach(r -> dirs.put(r, runDir(r)));
+    return timed("records", () -> SubmittedFiles.read(backend.transport(), dirs));
+  }
+
+  @Override
   public HostProbe.Facts probe() throws HostException {
-    return timed("probe", () -> HostProbe.probe(backend.transport(), mode, PROBE_TIMEOUT));
+    return timed("probe", () -> HostProbe.probe(backend.transport(), mode.id(), PROBE_TIMEOUT));
   }
 
   @Override
@@ -88,16 +123,15 @@ public final class BackendRunHost implements RunHost {
   }
 
   private <T> T timed(String operation, HostCall<T> call) throws HostException {
-    Timer.Sample sample = Timer.start(metrics);
-    String outcome = "ok";
+    long start = System.nanoTime();
+    HostException.Kind failure = null;
     try {
       return call.call();
     } catch (HostException e) {
-      outcome = e.kind().name().toLowerCase();
+      failure = e.kind();
       throw e;
     } finally {
-      sample.stop(Timer.builder("srt_host_exec_seconds").description("Remote executions on GPU hosts")
-          .tag("operation", operation).tag("outcome", outcome).register(metrics));
+      calls.finished(operation, failure, Duration.ofNanos(System.nanoTime() - start));
     }
   }
 }
