@@ -22,7 +22,16 @@ public class EndpointStatus {
   /** Port of the worker's HTTP server, as planned. */
   public Integer port;
 
-  /** URL of the engine's Prometheus metrics (url + /metrics), once url is known. */
+  /** Path of the worker's health check, as planned (e.g. /health). */
+  public String healthPath;
+
+  /** Port of the worker's Prometheus metrics when it is not port, as planned. */
+  public Integer metricsPort;
+
+  /** Path of the worker's Prometheus metrics, as planned; absent when it serves none. */
+  public String metricsPath;
+
+  /** URL of the worker's Prometheus metrics (its declared metrics port and path), once url is known. */
   public String metricsUrl;
 
   /** Port of the engine's native gRPC server (arms whose engines are coupled to Dynamo sidecars). */

@@ -8,9 +8,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A router front end that turns away a seeded fraction of inference requests with 503, as a
  * router shedding load does: {@code SRT_EMULATOR_FAIL_RATIO} (0..1, default 0). A request that
- * finds no other inference request in flight is always admitted, since a real router sheds under
- * load only; that also keeps the one-at-a-time readiness canary and the benchmark's warm-up
- * request from failing a run. The draws come from the process's {@link EmulatorSeed}.
+ * finds at most one other inference request in flight is always admitted, since a real router
+ * sheds under load only; that also keeps the one-at-a-time readiness canary and the benchmark's
+ * warm-up requests from failing a run. (One, not none: a client that sends requests one after
+ * another can send the next before the server's thread has counted the last one as answered.)
+ * The draws come from the process's {@link EmulatorSeed}.
  */
 public final class LoadShedder {
   public static final String RATIO_ENV = "SRT_EMULATOR_FAIL_RATIO";
@@ -44,7 +46,7 @@ public final class LoadShedder {
    */
   public HttpHandler guard(HttpHandler inference) {
     return ex -> {
-      boolean others = inFlight.getAndIncrement() > 0;
+      boolean others = inFlight.getAndIncrement() > 1;
       try {
         if (others && draw()) {
           Http.sendJson(ex, 503, Http.error("Service Unavailable: the router is shedding load (emulated, "

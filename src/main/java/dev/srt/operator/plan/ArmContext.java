@@ -34,14 +34,27 @@ public record ArmContext(
     return mode == Mode.DIRECT ? "127.0.0.1" : "{{node:" + n + "}}";
   }
 
-  /** Base URL of a worker's HTTP server. */
-  public String workerUrl(WorkerSlot w) {
-    return "http://" + nodeHost(w.node()) + ":" + w.ports().http();
+  /** A worker's SGLang HTTP server: /health and /metrics on its HTTP port. */
+  public Endpoint workerEndpoint(WorkerSlot w) {
+    return Endpoint.http(nodeHost(w.node()), w.ports().http());
   }
 
-  /** The router runs on the first node, where the script's gates and the benchmark run too. */
+  /** Base URL of a worker's HTTP server. */
+  public String workerUrl(WorkerSlot w) {
+    return workerEndpoint(w).url();
+  }
+
+  /**
+   * The router's server, on the first node, where the script's gates and the benchmark run too;
+   * {@code healthPath} is what says it is ready.
+   */
+  public Endpoint routerEndpoint(String healthPath) {
+    return new Endpoint("127.0.0.1", PortMap.ROUTER, healthPath, null, "/metrics", null);
+  }
+
+  /** The router's base URL. */
   public String routerUrl() {
-    return "http://127.0.0.1:" + PortMap.ROUTER;
+    return routerEndpoint("/health").url();
   }
 
   public String modelPath() {

@@ -10,7 +10,8 @@ import java.util.Map;
  * that live and die together (an engine and its sidecar); {@code startAfter} is the probe that must
  * pass before it starts (the sidecar waits for its engine's gRPC port); {@code afterGate} names the
  * gate that must have passed before the script starts it (Dynamo's processes wait for etcd and
- * NATS, sgl-router for its workers), null to start with the first processes.
+ * NATS, sgl-router for its workers), null to start with the first processes. {@code endpoint} is
+ * the server it offers, if any (engines, routers; not a sidecar or the benchmark).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProcessSpec(
@@ -25,17 +26,23 @@ public record ProcessSpec(
     Probe probe,
     String group,
     Probe startAfter,
-    String afterGate) {
+    String afterGate,
+    Endpoint endpoint) {
 
   /** A process started with the first ones. */
   public ProcessSpec(String name, Role role, int node, List<String> argv, Map<String, String> env, Map<String, Integer> ports,
       List<Integer> gpus, String log, Probe probe, String group, Probe startAfter) {
-    this(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, null);
+    this(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, null, null);
   }
 
   /** This process, started once gate {@code gate} has passed. */
   public ProcessSpec startingAfter(String gate) {
-    return new ProcessSpec(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, gate);
+    return new ProcessSpec(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, gate, endpoint);
+  }
+
+  /** This process, offering {@code server}. */
+  public ProcessSpec serving(Endpoint server) {
+    return new ProcessSpec(name, role, node, argv, env, ports, gpus, log, probe, group, startAfter, afterGate, server);
   }
 
   public ProcessSpec {

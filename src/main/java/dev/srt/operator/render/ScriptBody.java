@@ -258,7 +258,7 @@ final class ScriptBody {
         }
       }
       if (Gates.ROUTER_READY.equals(gate.name())) {
-        line("srt_router_ready " + words.word(routerUrl()));
+        line("srt_router_ready " + words.word(router().endpoint().url()));
       }
       line("srt_gate_passed " + gate.name());
       start(gate.name());
@@ -273,9 +273,9 @@ final class ScriptBody {
 
   private void benchmark() {
     List<String> metricsUrls = new ArrayList<>();
-    metricsUrls.add(routerMetricsUrl());
-    plan.workerProcesses().stream().filter(p -> p.probe() != null)
-        .forEach(p -> metricsUrls.add(p.probe().url().replaceFirst("/health$", "/metrics")));
+    metricsUrls.add(router().endpoint().metricsUrl());
+    plan.workerProcesses().stream().filter(p -> p.endpoint() != null && p.endpoint().metricsUrl() != null)
+        .forEach(p -> metricsUrls.add(p.endpoint().metricsUrl()));
     line("");
     if (plan.settings().scrapeMetrics()) {
       line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-before.txt") + " " + words.join(metricsUrls));
@@ -316,18 +316,11 @@ final class ScriptBody {
     Map<String, String> env = new LinkedHashMap<>(code.env());
     env.putAll(p.env());
     return new ProcessSpec(p.name(), p.role(), p.node(), argv, env, p.ports(), p.gpus(), p.log(), p.probe(), p.group(), p.startAfter(),
-        p.afterGate());
+        p.afterGate(), p.endpoint());
   }
 
-  /** Where the router serves Prometheus text: its own metrics port if it has one, else its HTTP port. */
-  private String routerMetricsUrl() {
-    Map<String, Integer> ports = plan.processes(Role.ROUTER).get(0).ports();
-    return "http://127.0.0.1:" + ports.getOrDefault("metrics", ports.get("http")) + "/metrics";
-  }
-
-  /** The router's base URL, from its port: it runs where the script does (node 0, or the host). */
-  private String routerUrl() {
-    return "http://127.0.0.1:" + plan.processes(Role.ROUTER).get(0).ports().get("http");
+  private ProcessSpec router() {
+    return plan.processes(Role.ROUTER).get(0);
   }
 
   /**

@@ -43,14 +43,17 @@ final class EventFold {
     s.startedAt = at;
     s.gates = new ArrayList<>(record.gates());
     s.endpoints = new ArrayList<>();
-    for (RunRecord.Endpoint w : record.workers()) {
+    for (RunRecord.Worker w : record.workers()) {
       EndpointStatus e = new EndpointStatus();
       e.name = w.name();
       e.node = w.node();
       e.port = w.port();
+      e.healthPath = w.healthPath();
+      e.metricsPort = w.metricsPort();
+      e.metricsPath = w.metricsPath();
       e.grpcPort = w.grpcPort();
       e.role = w.role();
-      setUrl(e, w.url());
+      locate(e, w);
       e.ready = false;
       e.since = at;
       s.endpoints.add(e);
@@ -64,9 +67,10 @@ final class EventFold {
     return s;
   }
 
-  private static void setUrl(EndpointStatus e, String url) {
-    e.url = url;
-    e.metricsUrl = url == null ? null : url + "/metrics";
+  /** The endpoint's URLs at the worker's address, once it is known. */
+  private static void locate(EndpointStatus e, RunRecord.Worker w) {
+    e.url = w.url();
+    e.metricsUrl = w.metricsUrl();
   }
 
   /**
@@ -204,22 +208,6 @@ final class EventFold {
     }
   }
 
-  /**
-   * The engine's base URL on the host the run reported: the ready check may have probed another
-   * port of the worker (a Dynamo sidecar's system port), but the worker is the engine's server.
-   */
-  private static String engineUrl(String probed, Integer enginePort) {
-    if (enginePort == null || enginePort <= 0) {
-      return probed;
-    }
-    try {
-      java.net.URI uri = java.net.URI.create(probed);
-      return uri.getHost() == null ? probed : "http://" + uri.getHost() + ":" + enginePort;
-    } catch (IllegalArgumentException e) {
-      return probed;
-    }
-  }
-
   private static void endpointReady(ArmStatus s, String name, String url, String ts) {
     if (s.endpoints == null) {
       s.endpoints = new ArrayList<>();
@@ -234,8 +222,13 @@ final class EventFold {
       endpoint.since = ts;
     }
     endpoint.ready = true;
-    if (url != null) {
-      setUrl(endpoint, engineUrl(url, endpoint.port));
+    String address = RunRecord.host(url);
+    if (address != null && endpoint.port != null) {
+      // The run reports where it found the worker (a Slurm node's address); its declared endpoint says the rest.
+      locate(endpoint, new RunRecord.Worker(name, endpoint.node == null ? 0 : endpoint.node, address, endpoint.port,
+          endpoint.healthPath, endpoint.metricsPort, endpoint.metricsPath, endpoint.grpcPort, endpoint.role));
+    } else if (endpoint.port == null) {
+      endpoint.url = url; // a run without its plan: only what it reported is known
     }
     s.workers = WorkerCounts.of(s.endpoints, Math.max(s.endpoints.size(), s.workers == null ? 0 : s.workers.total));
   }

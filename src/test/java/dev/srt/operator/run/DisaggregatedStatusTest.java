@@ -47,7 +47,7 @@ class DisaggregatedStatusTest {
   void theRoleSurvivesTheRecordKeptInStatusAndAggregatedArmsHaveNone() {
     RunPlan plan = Examples.plan(Examples.DISAGG, "dynamo-kv", Mode.SLURM);
     ArmStatus s = RunTracker.submitted(Replays.record(plan, T0));
-    assertThat(RunRecord.of(s).workers()).extracting(RunRecord.Endpoint::role).containsExactly("prefill", "decode");
+    assertThat(RunRecord.of(s).workers()).extracting(RunRecord.Worker::role).containsExactly("prefill", "decode");
 
     ArmStatus agg = RunTracker.submitted(Replays.record(Examples.plan("dynamo-kv", Mode.DIRECT), T0));
     assertThat(agg.endpoints).extracting((EndpointStatus e) -> e.role).containsOnlyNulls();

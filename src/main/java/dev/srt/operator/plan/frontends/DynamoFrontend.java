@@ -14,6 +14,7 @@ import dev.srt.operator.plan.Flags;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.PortMap;
+import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -34,6 +35,9 @@ import java.util.TreeMap;
  * the run directory), and NATS runs when a plane uses it: {@link DynamoInfra}.
  */
 public final class DynamoFrontend implements Frontend {
+  /** The frontend's /health answers before any worker registered: its gate counts generate instances there. */
+  private static final java.util.function.Function<ArmContext, Endpoint> SERVER = ctx -> ctx.routerEndpoint("/health");
+
   public static final String TYPE = "dynamo";
   public static final String DISCOVERY_DIR = DynamoInfra.DISCOVERY_DIR;
   static final String SGLANG_RUST_BUILD_MODE = "SGLANG_RUST_BUILD_MODE";
@@ -82,16 +86,16 @@ public final class DynamoFrontend implements Frontend {
     boolean sidecar = ctx.arm().dynamo != null && ctx.arm().dynamo.sidecarEnabled();
     List<ProcessSpec> out = new ArrayList<>();
     for (WorkerSlot w : ctx.topology().workers()) {
-      Probe health = Probe.httpStatus(ctx.workerUrl(w) + "/health", 200);
       if (!sidecar) {
-        // The in-process Dynamo worker serves no SGLang HTTP API; its health is on the system port.
-        Probe system = Probe.httpStatus("http://" + ctx.nodeHost(w.node()) + ":" + w.ports().system() + "/health", 200);
+        // The in-process Dynamo worker serves no SGLang HTTP API: its health and metrics are on the system port.
+        Endpoint server = Endpoint.http(ctx.nodeHost(w.node()), w.ports().system());
         Map<String, String> env = SglangEngine.env(ctx, w);
         env.putAll(runtimeEnv(ctx));
         env.put("DYN_SYSTEM_PORT", String.valueOf(w.ports().system()));
         env.putAll(traceEnv(ctx, false));
         out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(), SglangEngine.argv(ctx, w, "dynamo.sglang", false), env,
-            ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), system, null, null));
+            ports(w, false), w.gpus(), SglangEngine.logOf(w.name()), Probe.httpStatus(server.healthUrl(), 200), null, null)
+            .serving(server));
         out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, "dynamo.sglang", env));
         continue;
       }
@@ -101,8 +105,10 @@ public final class DynamoFrontend implements Frontend {
       engineEnv.putIfAbsent(SGLANG_RUST_BUILD_MODE, "never");
       String engine = w.process("engine");
       String sidecarName = w.process("sidecar");
+      Endpoint server = ctx.workerEndpoint(w).withGrpc(w.ports().grpc());
       out.add(new ProcessSpec(engine, Role.ENGINE, w.node(), SglangEngine.argv(ctx, w, SglangEngine.MODULE, true),
-          engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf(engine), health, w.name(), null));
+          engineEnv, ports(w, true), w.gpus(), SglangEngine.logOf(engine), Probe.httpStatus(server.healthUrl(), 200), w.name(), null)
+          .serving(server));
       List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.sglang.sidecar",
           "--grpc-endpoint", "127.0.0.1:" + w.ports().grpc()));
       if (w.role() == WorkerRole.PREFILL) {
@@ -136,8 +142,8 @@ public final class DynamoFrontend implements Frontend {
     env.putAll(traceEnv(ctx, true));
     env.putAll(new TreeMap<>(f.env == null ? Map.of() : f.env));
     return new ProcessSpec("router", Role.ROUTER, 0, argv, env, Map.of("http", PortMap.ROUTER), null,
-        SglangEngine.logOf("router"), Probe.dynamoInstances(ctx.routerUrl() + "/health", generateWorkers(ctx)),
-        null, null);
+        SglangEngine.logOf("router"), Probe.dynamoInstances(SERVER.apply(ctx).healthUrl(), generateWorkers(ctx)),
+        null, null).serving(SERVER.apply(ctx));
   }
 
   @Override
@@ -148,10 +154,10 @@ public final class DynamoFrontend implements Frontend {
     // prefill worker only once one has registered, and would otherwise serve decode-only.
     String model = URLEncoder.encode(ctx.servedModelName(), StandardCharsets.UTF_8).replace("+", "%20");
     List<Gate.Check> checks = new ArrayList<>();
-    checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(ctx.routerUrl() + "/health", generateWorkers(ctx))));
+    checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoInstances(SERVER.apply(ctx).healthUrl(), generateWorkers(ctx))));
     int prefill = Gates.count(ctx.topology(), WorkerRole.PREFILL);
     if (prefill > 0) {
-      checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoPrefillInstances(ctx.routerUrl() + "/health", prefill)));
+      checks.add(new Gate.Check("router", Role.ROUTER, Probe.dynamoPrefillInstances(SERVER.apply(ctx).healthUrl(), prefill)));
     }
     checks.add(new Gate.Check("router", Role.ROUTER, Probe.jsonTrue(ctx.routerUrl() + "/v1/models/" + model + "/ready", "ready")));
     return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY, checks));

@@ -4,6 +4,7 @@ import dev.srt.operator.api.DynamoSpec;
 import dev.srt.operator.api.InfraSpec;
 import dev.srt.operator.base.Mode;
 import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -58,7 +59,9 @@ public final class DynamoInfra {
       Map<String, Integer> etcdPorts = new LinkedHashMap<>();
       etcdPorts.put("client", client);
       etcdPorts.put("peer", ports.get("etcdPeerPort"));
-      out.add(new ProcessSpec(ETCD, Role.INFRA, 0, argv, Map.of(), etcdPorts, null, SglangEngine.logOf(ETCD), Probe.httpStatus("http://127.0.0.1:" + client + "/health", 200), null, null));
+      Endpoint server = Endpoint.http(PEER_HOST, client);
+      out.add(new ProcessSpec(ETCD, Role.INFRA, 0, argv, Map.of(), etcdPorts, null, SglangEngine.logOf(ETCD),
+          Probe.httpStatus(server.healthUrl(), 200), null, null).serving(server));
     }
     if (nats(ctx)) {
       int client = ports.get("natsPort");
@@ -68,8 +71,10 @@ public final class DynamoInfra {
       Map<String, Integer> natsPorts = new LinkedHashMap<>();
       natsPorts.put("client", client);
       natsPorts.put("monitor", monitor);
+      // Its monitoring port answers /healthz; it serves no Prometheus text.
+      Endpoint server = new Endpoint(PEER_HOST, monitor, "/healthz", null, null, null);
       out.add(new ProcessSpec(NATS, Role.INFRA, 0, argv, Map.of(), natsPorts, null, SglangEngine.logOf(NATS),
-          Probe.httpStatus("http://127.0.0.1:" + monitor + "/healthz", 200), null, null));
+          Probe.httpStatus(server.healthUrl(), 200), null, null).serving(server));
     }
     return out;
   }

@@ -14,6 +14,7 @@ import dev.srt.operator.plan.Flags;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.PortMap;
+import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -108,7 +109,8 @@ public final class SglModelGatewayFrontend implements Frontend {
     // It registers --worker-urls at start-up and gives up on one after --worker-startup-timeout-secs:
     // it starts once every worker is healthy, as sgl-router does.
     return new ProcessSpec("router", Role.ROUTER, 0, argv, new TreeMap<>(f.env == null ? Map.of() : f.env),
-        ports, null, SglangEngine.logOf("router"), readiness(ctx), null, null).startingAfter(Gates.WORKERS_HEALTH);
+        ports, null, SglangEngine.logOf("router"), readiness(ctx), null, null).startingAfter(Gates.WORKERS_HEALTH)
+        .serving(server(ctx));
   }
 
   @Override
@@ -119,7 +121,12 @@ public final class SglModelGatewayFrontend implements Frontend {
   }
 
   private static Probe readiness(ArmContext ctx) {
-    return Probe.httpStatus(ctx.routerUrl() + READINESS_PATH, 200);
+    return Probe.httpStatus(server(ctx).healthUrl(), 200);
+  }
+
+  /** Its Prometheus text is on its own port. */
+  private static Endpoint server(ArmContext ctx) {
+    return ctx.routerEndpoint(READINESS_PATH).withMetricsOn(METRICS_PORT);
   }
 
   @Override
@@ -127,8 +134,8 @@ public final class SglModelGatewayFrontend implements Frontend {
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("dynamoEnabled", false);
     facts.put("routerHealthPath", READINESS_PATH);
-    facts.put("routerMetricsUrl", "http://127.0.0.1:" + METRICS_PORT + "/metrics");
-    facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerUrl(w) + "/health").toList());
+    facts.put("routerMetricsUrl", server(ctx).metricsUrl());
+    facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerEndpoint(w).healthUrl()).toList());
     facts.put("routerReadsKvEvents", false);
     return facts;
   }

@@ -16,6 +16,7 @@ import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.PortMap;
+import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -123,7 +124,12 @@ public final class SglRouterFrontend implements Frontend {
     // the router starts once every worker is healthy.
     return new ProcessSpec("router", Role.ROUTER, 0, argv, new TreeMap<>(f.env == null ? Map.of() : f.env),
         Map.of("http", PortMap.ROUTER), null, SglangEngine.logOf("router"),
-        Probe.httpStatus(ctx.routerUrl() + "/readyz", 200), null, null).startingAfter(Gates.WORKERS_HEALTH);
+        Probe.httpStatus(server(ctx).healthUrl(), 200), null, null).startingAfter(Gates.WORKERS_HEALTH).serving(server(ctx));
+  }
+
+  /** sgl-router's /readyz answers 200 once one worker has registered: the workers' own gate comes first. */
+  private static Endpoint server(ArmContext ctx) {
+    return ctx.routerEndpoint("/readyz");
   }
 
   /** {@code --model-id} and {@code --tokenizer-path}, each unless the arm sets it explicitly. */
@@ -144,7 +150,7 @@ public final class SglRouterFrontend implements Frontend {
   public List<Gate> readiness(ArmContext ctx, List<ProcessSpec> workers) {
     // /readyz is a bare status code: 200 once one worker registered, hence the workers gate first.
     return List.of(Gates.workersHealth(workers), new Gate(Gates.ROUTER_READY,
-        List.of(new Gate.Check("router", Role.ROUTER, Probe.httpStatus(ctx.routerUrl() + "/readyz", 200)))));
+        List.of(new Gate.Check("router", Role.ROUTER, Probe.httpStatus(server(ctx).healthUrl(), 200)))));
   }
 
   @Override
@@ -152,7 +158,7 @@ public final class SglRouterFrontend implements Frontend {
     Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("dynamoEnabled", false);
     facts.put("routerHealthPath", "/readyz");
-    facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerUrl(w) + "/health").toList());
+    facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerEndpoint(w).healthUrl()).toList());
     facts.put("sglRouterBinary", executable(ctx));
     return facts;
   }

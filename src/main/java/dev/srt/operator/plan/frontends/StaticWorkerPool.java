@@ -3,6 +3,7 @@ package dev.srt.operator.plan.frontends;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.plan.ArmContext;
+import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -26,10 +27,11 @@ final class StaticWorkerPool {
   static List<ProcessSpec> workers(ArmContext ctx) {
     List<ProcessSpec> out = new ArrayList<>();
     for (WorkerSlot w : ctx.topology().workers()) {
+      Endpoint server = ctx.workerEndpoint(w);
       out.add(new ProcessSpec(w.name(), Role.WORKER, w.node(),
           SglangEngine.argv(ctx, w, SglangEngine.MODULE, false), SglangEngine.env(ctx, w),
           ports(w), w.gpus(), SglangEngine.logOf(w.name()),
-          Probe.httpStatus(ctx.workerUrl(w) + "/health", 200), null, null));
+          Probe.httpStatus(server.healthUrl(), 200), null, null).serving(server));
       out.addAll(SglangEngine.followers(ctx, w, w.name(), Role.WORKER, SglangEngine.MODULE, SglangEngine.env(ctx, w)));
     }
     return out;
