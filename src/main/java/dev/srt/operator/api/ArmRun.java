@@ -14,6 +14,15 @@ public class ArmRun {
   /** Succeeded or Failed. */
   public String phase;
 
+  /** {@link #phase}, parsed; Pending when there is none yet. */
+  public ArmPhase phase() {
+    return ArmPhase.of(phase);
+  }
+
+  public void phase(ArmPhase p) {
+    phase = p == null ? null : p.name();
+  }
+
   /** Slurm job id, or the process-group id of the script on a direct host. */
   public String jobId;
 

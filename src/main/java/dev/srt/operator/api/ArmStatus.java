@@ -15,14 +15,40 @@ public class ArmStatus {
    */
   public String phase;
 
+  /** {@link #phase}, parsed; Pending when there is none yet. */
+  public ArmPhase phase() {
+    return ArmPhase.of(phase);
+  }
+
+  public void phase(ArmPhase p) {
+    phase = p == null ? null : p.name();
+  }
+
   /**
    * Why the run ended when the operator ended it, in CamelCase: ArmRemoved (the arm left the
-   * spec), SpecChanged (its effective spec changed), Suspended, RerunRequested, ComparisonDeleted;
-   * or why it failed when the host ended its job: JobCancelled (cancelled outside srt-operator,
-   * e.g. scancel), JobTimeLimit (Slurm TIMEOUT), NodeFailure (Slurm NODE_FAIL), OutOfMemory,
-   * JobPreempted. The message then names the Slurm state.
+   * spec), SpecChanged (its effective spec changed), Suspended, RerunRequested; why it failed when
+   * the host ended its job: JobCancelled (cancelled outside srt-operator, e.g. scancel),
+   * JobTimeLimit (Slurm TIMEOUT), NodeFailure (Slurm NODE_FAIL), OutOfMemory, JobPreempted (the
+   * message then names the Slurm state), JobNotFound (the host forgot the job and the run reported
+   * no outcome); or SubmitFailed.
    */
   public String reason;
+
+  /** {@link #reason}, parsed; null when there is none or it is not one of srt-operator's. */
+  public ArmReason reason() {
+    if (reason == null) {
+      return null;
+    }
+    try {
+      return ArmReason.valueOf(reason);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  public void reason(ArmReason r) {
+    reason = r == null ? null : r.name();
+  }
 
   /** The readiness gates of the current run, in the order it passes them. */
   public List<String> gates = new ArrayList<>();

@@ -32,9 +32,13 @@ final class FieldDocs {
         Matcher m = MEMBER.matcher(Files.readString(file));
         while (m.find()) {
           String member = m.group(3);
+          boolean method = m.group(4).equals("()");
+          if (m.group(2).contains("@JsonIgnore") || (method && !member.startsWith("get") && !m.group(2).contains("@JsonProperty"))) {
+            continue; // not a property: a typed accessor such as mode() or phase()
+          }
           Matcher json = JSON_NAME.matcher(m.group(2));
           String property = json.find() ? json.group(1)
-              : m.group(4).equals("()") && member.startsWith("get") && member.length() > 3
+              : method && member.startsWith("get") && member.length() > 3
                   ? Character.toLowerCase(member.charAt(3)) + member.substring(4) : member;
           d.docs.computeIfAbsent(className, k -> new HashMap<>()).put(property, text(m.group(1)));
         }

@@ -35,6 +35,12 @@ public class GpuClusterSpec {
   @Size(max = Limits.MAX_WORD)
   public String mode;
 
+  /** {@link #mode}, parsed; null when it names no mode (the validator says so). */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public Mode mode() {
+    return Mode.of(mode);
+  }
+
   /**
    * ssh (default): reach the host over SSH. local: run on the machine the operator or CLI runs on.
    * The operator refuses local unless it was started with --allow-local-transport: scripts would

@@ -17,9 +17,9 @@ import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.SshConfig;
 import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.RunTracker;
@@ -139,12 +139,12 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     }
     SecretEnvFile secrets = SecretEnvValues.of(Planner.secretEnvNames(in.cluster().getSpec(), rc.getSpec()), secretEnv, System.getenv());
     GpuCluster cluster = emulated(in.cluster(), out);
-    Mode mode = Mode.parse(cluster.getSpec().mode);
+    Mode mode = cluster.getSpec().mode();
     List<String> arms = only;
     List<Runs.Slot> schedule = schedule(rc, only, out);
     Clock clock = Clock.systemUTC();
     try (Transport transport = transport(cluster)) {
-      RunHost host = new BackendRunHost(Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir), mode);
+      RunHost host = BackendRunHost.of(cluster.getSpec(), transport, BackendRunHost.Calls.NONE);
       ArmRunner runner = new ArmRunner(host, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock, secrets);
       ApplyOutput progress = new ApplyOutput(out, System.console() != null, follow, arms, clock);
       out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "

@@ -5,7 +5,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.Submission;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import java.io.PrintStream;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmSummary;
@@ -196,18 +196,18 @@ final class ApplyOutput implements ArmRunner.Listener {
       row.add(Cells.failedRatio(summary));
       row.add(last == null || last.runDir == null ? "-" : last.runDir);
       rows.add(row);
-      if (runs.size() >= repetitions && runs.stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)) {
+      if (runs.size() >= repetitions && runs.stream().allMatch(r -> r.phase() == ArmPhase.Succeeded)) {
         done++;
       }
       for (ArmRun r : runs) {
-        if (ArmPhase.of(r.phase) != ArmPhase.Succeeded) {
+        if (r.phase() != ArmPhase.Succeeded) {
           problems.add(arm + " run " + r.runId + ": " + r.phase.toLowerCase(Locale.ROOT) + (r.message == null ? "" : ": " + r.message));
         }
       }
       if (last == null) {
         problems.add(arm + ": not run");
-      } else if (!ArmRuns.counts(ArmPhase.of(last.phase))) {
-        problems.add(arm + " run " + last.runId + ": " + ArmPhase.of(last.phase).name().toLowerCase(Locale.ROOT)
+      } else if (!ArmRuns.counts(last.phase())) {
+        problems.add(arm + " run " + last.runId + ": " + last.phase().name().toLowerCase(Locale.ROOT)
             + (last.message == null || last.message.isEmpty() ? "" : ": " + last.message));
       }
     }

@@ -10,10 +10,10 @@ import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.EventHistory;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.RunMemory;
@@ -209,7 +209,7 @@ final class ArmRunner {
         follow(run, listener);
       } catch (HostException e) {
         run.hostError = e;
-        run.status.phase = ArmPhase.Failed.name();
+        run.status.phase(ArmPhase.Failed);
         run.status.message = "lost contact with the host for over " + MAX_UNREACHABLE.toMinutes() + " min (the job may still run): "
             + e.getMessage();
         run.status.finishedAt = clock.instant().toString();

@@ -5,7 +5,7 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.io.PrintStream;
@@ -43,7 +43,7 @@ record Inputs(RouterComparison comparison, GpuCluster cluster, Mode mode) {
     GpuCluster cluster = loaded.clusterFor(rc).orElse(null);
     if (mode != null) {
       // The requested mode may have rules the cluster's own mode does not (one host for direct).
-      List<Problem> modeErrors = Validator.validate(rc, cluster, mode.id()).stream().filter(Problem::isError)
+      List<Problem> modeErrors = Validator.validate(rc, cluster, mode).stream().filter(Problem::isError)
           .filter(p -> !loaded.problems().stream().anyMatch(q -> q.path().equals(p.path()) && q.message().equals(p.message())))
           .toList();
       if (!modeErrors.isEmpty()) {

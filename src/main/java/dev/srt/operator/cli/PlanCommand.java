@@ -1,7 +1,7 @@
 package dev.srt.operator.cli;
 
 import dev.srt.operator.base.Mappers;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;

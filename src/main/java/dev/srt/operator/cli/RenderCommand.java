@@ -1,6 +1,6 @@
 package dev.srt.operator.cli;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.render.Scripts;
 import java.nio.file.Files;

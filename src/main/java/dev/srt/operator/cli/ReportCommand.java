@@ -16,8 +16,8 @@ import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.base.Mode;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.Mode;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.PastRuns;
 import dev.srt.operator.run.RunHost;
@@ -126,7 +126,7 @@ public final class ReportCommand implements Callable<Integer> {
       Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
       Map<String, ArmStatus> latest = new LinkedHashMap<>();
       runs.forEach((a, list) -> {
-        finished.put(a, list.stream().filter(s -> ArmRuns.counts(ArmPhase.of(s.phase))).map(ArmRuns::of).toList());
+        finished.put(a, list.stream().filter(s -> ArmRuns.counts(s.phase())).map(ArmRuns::of).toList());
         latest.put(a, list.get(list.size() - 1));
       });
       ComparisonReport report = ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
@@ -233,9 +233,8 @@ public final class ReportCommand implements Callable<Integer> {
    */
   private static Map<String, List<PastRuns.PastRun>> read(RouterComparison rc, GpuCluster cluster, List<String> arms)
       throws ApplyCommand.UsageError, HostException {
-    Mode mode = Mode.parse(cluster.getSpec().mode);
     try (Transport transport = ApplyCommand.transport(cluster)) {
-      RunHost host = new BackendRunHost(Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir), mode);
+      RunHost host = BackendRunHost.of(cluster.getSpec(), transport, BackendRunHost.Calls.NONE);
       return PastRuns.read(host, ArmRunner.NAMESPACE, rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()), Instant.now());
     }
   }

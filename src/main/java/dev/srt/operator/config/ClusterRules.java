@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.SshSpec;
@@ -23,7 +24,7 @@ final class ClusterRules {
       return out;
     }
     out.addAll(BoundsRules.check(s));
-    if (!Set.of("slurm", "direct").contains(String.valueOf(s.mode))) {
+    if (s.mode() == null) {
       out.add(Problem.error("spec.mode", s.mode == null ? "is required: slurm or direct" : "must be slurm or direct"));
     }
     String transport = s.transport == null ? "ssh" : s.transport;
@@ -55,7 +56,7 @@ final class ClusterRules {
       }
     }
     if (s.slurm != null) {
-      if (!"slurm".equals(s.mode)) {
+      if (s.mode() != Mode.SLURM) {
         out.add(Problem.error("spec.slurm", "slurm settings are only allowed with mode: slurm"));
       }
       if (s.slurm.timeLimit != null && !Rules.SLURM_TIME.matcher(s.slurm.timeLimit).matches()) {
@@ -70,9 +71,9 @@ final class ClusterRules {
       String rt = s.container.runtime;
       if (!Set.of("none", "pyxis", "docker").contains(rt)) {
         out.add(Problem.error("spec.container.runtime", "must be none, pyxis or docker"));
-      } else if ("pyxis".equals(rt) && !"slurm".equals(s.mode)) {
+      } else if ("pyxis".equals(rt) && s.mode() != Mode.SLURM) {
         out.add(Problem.error("spec.container.runtime", "pyxis needs mode: slurm"));
-      } else if ("docker".equals(rt) && !"direct".equals(s.mode)) {
+      } else if ("docker".equals(rt) && s.mode() != Mode.DIRECT) {
         out.add(Problem.error("spec.container.runtime", "docker needs mode: direct"));
       }
       if (!"none".equals(rt) && Rules.blank(s.container.image)) {

@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.BackendSpec;
 import dev.srt.operator.api.DynamoSpec;
@@ -65,10 +66,10 @@ final class ComparisonRules {
   private ComparisonRules() {}
 
   /**
-   * As {@link #validate(RouterComparison, GpuCluster)}, for running in {@code mode} ("slurm" or
-   * "direct") instead of the cluster's own mode when it is not null.
+   * As {@link #validate(RouterComparison, GpuCluster)}, for running in {@code mode} instead of the
+   * cluster's own mode when it is not null.
    */
-  static List<Problem> check(RouterComparison rc, GpuCluster cluster, String mode) {
+  static List<Problem> check(RouterComparison rc, GpuCluster cluster, Mode mode) {
     List<Problem> out = new ArrayList<>();
     String name = rc.getMetadata() == null ? null : rc.getMetadata().getName();
     if (name == null || name.isBlank()) {
@@ -113,11 +114,11 @@ final class ComparisonRules {
       out.add(Problem.warning("spec.clusterRef.name",
           "names " + Echo.value(spec.clusterRef.name) + " but the cluster in use is " + Echo.value(cluster.getMetadata().getName())));
     }
-    String effectiveMode = mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode;
-    if ("direct".equals(effectiveMode) && spec.resources != null && nodes(spec.resources) > 1) {
+    Mode effectiveMode = mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode();
+    if (effectiveMode == Mode.DIRECT && spec.resources != null && nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + nodes(spec.resources) + " nodes"));
     }
-    if ("direct".equals(effectiveMode)) {
+    if (effectiveMode == Mode.DIRECT) {
       directHostRouters(out, spec);
     }
     InfraRules.comparison(out, spec, cluster);

@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
@@ -67,7 +68,7 @@ public final class SecretEnvRules {
           out.add(Problem.error(FieldPath.field(where, n), "is also a secretEnv of the GpuCluster" + clusterName + "; give it one value"));
         }
       }
-      if (spec.secretEnv != null && !spec.secretEnv.isEmpty() && "slurm".equals(c.mode) && !exports(c.slurm)) {
+      if (spec.secretEnv != null && !spec.secretEnv.isEmpty() && c.mode() == Mode.SLURM && !exports(c.slurm)) {
         out.add(Problem.error("spec.secretEnv", "the GpuCluster" + clusterName + " sets slurm export other than ALL, "
             + "so the job's steps would not get these variables"));
       }

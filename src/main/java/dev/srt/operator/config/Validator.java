@@ -1,5 +1,6 @@
 package dev.srt.operator.config;
 
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import java.util.List;
@@ -39,10 +40,10 @@ public final class Validator {
   }
 
   /**
-   * As {@link #validate(RouterComparison, GpuCluster)}, for running in {@code mode} ("slurm" or
-   * "direct") instead of the cluster's own mode when it is not null.
+   * As {@link #validate(RouterComparison, GpuCluster)}, for running in {@code mode} instead of the
+   * cluster's own mode when it is not null.
    */
-  public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, String mode) {
+  public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, Mode mode) {
     return ComparisonRules.check(rc, cluster, mode);
   }
 

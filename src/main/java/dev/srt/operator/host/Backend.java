@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.Mode;
 import java.util.List;
 
 /**
@@ -53,11 +54,10 @@ public interface Backend {
    *
    * @param workDir absolute directory on the host that holds the run directories
    */
-  static Backend forMode(String mode, Transport transport, String workDir) {
+  static Backend forMode(Mode mode, Transport transport, String workDir) {
     return switch (mode) {
-      case "slurm" -> new SlurmBackend(transport, workDir);
-      case "direct" -> new DirectBackend(transport, workDir);
-      default -> throw new IllegalArgumentException("unknown mode: " + mode + " (expected slurm or direct)");
+      case SLURM -> new SlurmBackend(transport, workDir);
+      case DIRECT -> new DirectBackend(transport, workDir);
     };
   }
 }

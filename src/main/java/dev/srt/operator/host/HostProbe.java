@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.Mode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +26,8 @@ public final class HostProbe {
   private HostProbe() {}
 
   /** Probes the host; throws when it cannot be reached, or (slurm) when Slurm does not answer. */
-  public static Facts probe(Transport transport, String mode, Duration timeout) throws HostException {
-    ExecResult r = transport.exec("slurm".equals(mode) ? SLURM : DIRECT, null, timeout);
+  public static Facts probe(Transport transport, Mode mode, Duration timeout) throws HostException {
+    ExecResult r = transport.exec(mode == Mode.SLURM ? SLURM : DIRECT, null, timeout);
     if (!r.succeeded()) {
       throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": probe failed (exit "
           + r.exitCode() + "): " + ExecResult.abbreviate(r.stderr().strip(), 500));

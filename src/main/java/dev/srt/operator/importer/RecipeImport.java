@@ -1,5 +1,6 @@
 package dev.srt.operator.importer;
 
+import dev.srt.operator.api.Mode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -140,7 +141,7 @@ public final class RecipeImport {
   private static ObjectNode cluster(Recipe first, Draft d, String comparisonName) {
     ObjectNode c = d.cluster;
     boolean direct = first.get("environment." + SharedFields.LOCAL_IMAGE) != null || first.get("environment." + SharedFields.SGLANG_SOURCE) != null;
-    c.put("mode", direct ? "direct" : "slurm");
+    c.put("mode", (direct ? Mode.DIRECT : Mode.SLURM).id());
     c.put("transport", "ssh");
     ObjectNode ssh = c.putObject("ssh");
     ssh.put("host", "gpu-host.example.internal");

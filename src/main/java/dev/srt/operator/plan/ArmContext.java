@@ -1,6 +1,6 @@
 package dev.srt.operator.plan;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.RouterComparisonSpec;

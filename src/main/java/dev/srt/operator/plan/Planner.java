@@ -1,6 +1,6 @@
 package dev.srt.operator.plan;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
@@ -43,7 +43,7 @@ public final class Planner {
     ArmSpec arm = spec.arms.stream().filter(a -> a.name.equals(armName)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no arm named " + armName));
     GpuClusterSpec c = cluster == null || cluster.getSpec() == null ? new GpuClusterSpec() : cluster.getSpec();
-    Mode m = mode != null ? mode : c.mode != null ? Mode.parse(c.mode) : Mode.SLURM;
+    Mode m = mode != null ? mode : c.mode() != null ? c.mode() : Mode.SLURM;
     int gpusPerNode = Validator.gpusPerNode(cluster);
     int sidecarBase = spec.dynamo != null && spec.dynamo.sidecarPort != null ? spec.dynamo.sidecarPort : PortMap.SIDECAR_GRPC_BASE;
     Topology topology = Topology.of(spec.resources, gpusPerNode, sidecarBase);

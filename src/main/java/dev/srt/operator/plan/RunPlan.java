@@ -1,6 +1,6 @@
 package dev.srt.operator.plan;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;

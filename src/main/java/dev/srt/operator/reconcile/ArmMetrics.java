@@ -2,7 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -2,7 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.RunRecord;
 import dev.srt.operator.run.RunTracker;
@@ -26,7 +26,7 @@ final class ArmObserver {
   /** Each in-flight run's newest status; a run that ended is recorded among its arm's runs and no longer watched. */
   void observe(ComparisonState s) {
     for (ArmStatus a : s.arms.values()) {
-      if (!ArmPhase.of(a.phase).inFlight() || a.runId == null) {
+      if (!a.phase().inFlight() || a.runId == null) {
         continue;
       }
       RunRef ref = s.ref(a);

@@ -1,12 +1,15 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.HostFailures;
+import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.ArmReason;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.RunRecord;
@@ -50,29 +53,29 @@ final class ArmScheduler {
   void cancelWhatMustStop(ComparisonState s) {
     boolean suspended = s.rc.getSpec() != null && s.rc.getSpec().suspended();
     for (ArmStatus a : new ArrayList<>(s.arms.values())) {
-      if (ArmPhase.of(a.phase) == ArmPhase.Cancelled && RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)) {
+      if (a.phase() == ArmPhase.Cancelled && a.reason() == ArmReason.ArmRemoved) {
         continue; // reported already; kept in status until the spec changes again
       }
-      String reason = null;
+      ArmReason reason = null;
       String why = null;
       if (!s.specHasArm(a.name)) {
-        reason = RouterComparisonReconciler.ARM_REMOVED;
+        reason = ArmReason.ArmRemoved;
         why = "the arm was removed from the spec";
       } else if (suspended) {
-        reason = "Suspended";
+        reason = ArmReason.Suspended;
         why = "spec.suspend is true";
       } else if (s.rerun) {
-        reason = "RerunRequested";
+        reason = ArmReason.RerunRequested;
         why = "a rerun was requested";
       } else if (s.specErrors.isEmpty() && s.cluster != null && a.specHash != null && !a.specHash.equals(s.specHash(a.name))) {
-        reason = "SpecChanged";
+        reason = ArmReason.SpecChanged;
         why = "the arm's spec changed";
       }
       if (why == null) {
         continue;
       }
       String runId = a.runId;
-      boolean hadRun = ArmPhase.of(a.phase).inFlight() || (ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null);
+      boolean hadRun = a.phase().inFlight() || (a.phase() == ArmPhase.Pending && a.runId != null);
       if (hadRun) {
         if (s.host == null) {
           a.message = "cannot cancel yet (" + why + "): cluster unreachable";
@@ -91,8 +94,8 @@ final class ArmScheduler {
       }
       if (!s.specHasArm(a.name)) {
         if (hadRun) {
-          a.phase = ArmPhase.Cancelled.name();
-          a.reason = RouterComparisonReconciler.ARM_REMOVED;
+          a.phase(ArmPhase.Cancelled);
+          a.reason(ArmReason.ArmRemoved);
           a.finishedAt = s.now.toString();
           a.message = "cancelled: " + why;
         } else {
@@ -101,13 +104,13 @@ final class ArmScheduler {
       } else if (!suspended) {
         ArmStatus next = ComparisonState.pending(a.name);
         if (hadRun) {
-          next.reason = reason;
+          next.reason(reason);
           next.message = "run " + runId + " cancelled: " + why;
         }
         s.arms.put(a.name, next);
       } else if (hadRun) {
-        a.phase = ArmPhase.Cancelled.name();
-        a.reason = reason;
+        a.phase(ArmPhase.Cancelled);
+        a.reason(reason);
         a.finishedAt = s.now.toString();
         a.message = "cancelled: " + why;
       }
@@ -117,7 +120,7 @@ final class ArmScheduler {
       // host ended (scancel, time limit, node failure) is Failed instead (ArmProgress).
       // Its finished runs stay: the cancelled one is made again.
       s.arms.replaceAll((n, a) -> {
-        if (ArmPhase.of(a.phase) != ArmPhase.Cancelled || RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)) {
+        if (a.phase() != ArmPhase.Cancelled || a.reason() == ArmReason.ArmRemoved) {
           return a;
         }
         ArmStatus again = ComparisonState.pending(n);
@@ -130,7 +133,7 @@ final class ArmScheduler {
 
   /** Records a run id, then submits: one step per reconcile, so a restart never submits twice. */
   Duration submitNext(ComparisonState s) {
-    boolean inFlight = s.arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+    boolean inFlight = s.arms.values().stream().anyMatch(a -> a.phase().inFlight());
     if (!s.specErrors.isEmpty() || (s.rc.getSpec() != null && s.rc.getSpec().suspended())) {
       if (!inFlight) {
         queue.leave(s.id);
@@ -142,20 +145,20 @@ final class ArmScheduler {
     }
     // A run id is only recorded in the comparison's turn: one recorded and not yet submitted still
     // holds the host after a restart, when the queue (in memory) starts empty.
-    boolean hasTurn = inFlight || s.arms.values().stream().anyMatch(a -> ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null);
+    boolean hasTurn = inFlight || s.arms.values().stream().anyMatch(a -> a.phase() == ArmPhase.Pending && a.runId != null);
     ClusterQueue.Place place = s.sharedHost() ? queue.want(s.clusterKey(), s.id, s.arrival(), hasTurn) : new ClusterQueue.Place(0, null);
     if (inFlight) {
       return Duration.ofMinutes(5);
     }
     if (s.clusterDeleting) {
       queue.leave(s.id);
-      s.clusterState = new ClusterState(false, "ClusterDeleting", "GpuCluster " + s.cluster.getMetadata().getName()
+      s.clusterState = new ClusterState(false, ConditionReason.ClusterDeleting, "GpuCluster " + s.cluster.getMetadata().getName()
           + " is being deleted: no new run starts on it");
       return null;
     }
     // A run whose id is recorded but not yet submitted goes first (the operator may have restarted
     // in between); else the next run of the schedule.
-    ArmStatus next = s.arms.values().stream().filter(a -> ArmPhase.of(a.phase) == ArmPhase.Pending && a.runId != null
+    ArmStatus next = s.arms.values().stream().filter(a -> a.phase() == ArmPhase.Pending && a.runId != null
         && s.specHasArm(a.name)).findFirst().orElse(null);
     Runs.Slot slot = next != null ? null : Runs.next(s.schedule(), arm -> ArmRuns.finished(s.arms.get(arm)));
     if (next == null && slot == null) {
@@ -171,7 +174,7 @@ final class ArmScheduler {
     if (next == null) {
       // The arm's finished runs stay; the rest of its status is the new run's.
       ArmStatus previous = s.arms.get(slot.arm());
-      if (previous != null && ArmPhase.of(previous.phase) == ArmPhase.Pending) {
+      if (previous != null && previous.phase() == ArmPhase.Pending) {
         next = previous; // keeps why it is pending again (a cancelled run's reason)
       } else {
         next = ComparisonState.pending(slot.arm());
@@ -207,7 +210,7 @@ final class ArmScheduler {
       LOG.warn("{} arm {}: {}", s.who, next.name, e.getMessage());
       return Duration.ofMinutes(1);
     } catch (HostException e) {
-      s.clusterState = new ClusterState(false, "Unreachable", e.getMessage());
+      s.clusterState = new ClusterState(false, HostFailures.reason(e.kind(), s.cluster.getSpec().mode()), e.getMessage());
       next.message = "submit failed, will retry: " + e.getMessage();
       LOG.warn("{} arm {}: submit failed: {}", s.who, next.name, e.getMessage());
       return Duration.ofSeconds(15);

@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.GpuCluster;
@@ -109,7 +110,7 @@ public final class ClusterConnections implements Hosts {
       throws HostException {
     GpuClusterSpec spec = cluster.getSpec();
     Transport transport = spec.isLocal() ? new LocalTransport() : new SshTransport(sshConfig(cluster, keySecret, knownHostsSecret));
-    return new BackendRunHost(Backend.forMode(spec.mode, transport, spec.workDir), Mode.parse(spec.mode), new HostCallTimer(metrics));
+    return BackendRunHost.of(spec, transport, new HostCallTimer(metrics));
   }
 
   private static SshConfig sshConfig(GpuCluster cluster, Secret keySecret, Secret knownHostsSecret) throws HostException {
@@ -132,7 +133,7 @@ public final class ClusterConnections implements Hosts {
     }
     Secret s = secrets.get(cluster.getMetadata().getNamespace(), ref.name);
     if (s == null) {
-      throw new ClusterSecretException(ClusterSecretException.NOT_FOUND, "Secret " + ref.name + " not found in namespace "
+      throw new ClusterSecretException(ConditionReason.SecretNotFound, "Secret " + ref.name + " not found in namespace "
           + cluster.getMetadata().getNamespace());
     }
     return s;
@@ -145,7 +146,7 @@ public final class ClusterConnections implements Hosts {
     if (secret.getStringData() != null && secret.getStringData().get(ref.key) != null) {
       return secret.getStringData().get(ref.key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    throw new ClusterSecretException(ClusterSecretException.KEY_MISSING, "Secret " + ref.name + " has no key " + ref.key);
+    throw new ClusterSecretException(ConditionReason.SecretKeyMissing, "Secret " + ref.name + " has no key " + ref.key);
   }
 
   private static String versionOf(Secret s) {

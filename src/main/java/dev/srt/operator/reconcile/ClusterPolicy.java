@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Problem;
@@ -18,7 +19,6 @@ import java.util.Optional;
  * @param preparer how an accepted cluster is prepared before it is planned on (the emulated host)
  */
 public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer preparer) {
-  public static final String LOCAL_TRANSPORT_NOT_ALLOWED = "LocalTransportNotAllowed";
 
   public ClusterPolicy(boolean allowLocalTransport) {
     this(allowLocalTransport, ClusterPreparer.NONE);
@@ -27,7 +27,7 @@ public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer prepare
   /** Why the operator will not use {@code cluster} at all, if it will not. */
   public Optional<Refusal> refusal(GpuCluster cluster) {
     if (cluster.getSpec() != null && cluster.getSpec().isLocal() && !allowLocalTransport) {
-      return Optional.of(new Refusal(LOCAL_TRANSPORT_NOT_ALLOWED, "spec.transport: local would run scripts inside the "
+      return Optional.of(new Refusal(ConditionReason.LocalTransportNotAllowed, "spec.transport: local would run scripts inside the "
           + "operator's own pod; the operator was not started with --allow-local-transport (use transport: ssh)"));
     }
     return Optional.empty();
@@ -45,5 +45,5 @@ public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer prepare
   }
 
   /** A CamelCase reason and a message for status and events. */
-  public record Refusal(String reason, String message) {}
+  public record Refusal(ConditionReason reason, String message) {}
 }

@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.host.HostException;
 
 /**
@@ -10,17 +11,15 @@ import dev.srt.operator.host.HostException;
 final class ClusterSecretException extends HostException {
   private static final long serialVersionUID = 1L;
 
-  static final String NOT_FOUND = "SecretNotFound";
-  static final String KEY_MISSING = "SecretKeyMissing";
 
-  private final String reason;
+  private final ConditionReason reason;
 
-  ClusterSecretException(String reason, String message) {
+  ClusterSecretException(ConditionReason reason, String message) {
     super(Kind.AUTH, message);
     this.reason = reason;
   }
 
-  String reason() {
+  ConditionReason reason() {
     return reason;
   }
 }

@@ -1,5 +1,9 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.HostFailures;
+import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.ArmReason;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmSpec;
@@ -17,7 +21,7 @@ import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.plan.SpecHash;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.api.ArmRun;
@@ -89,7 +93,7 @@ final class ComparisonState {
     // keep reporting its cancellation until the spec changes again.
     boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
     previous.values().stream()
-        .filter(a -> ArmPhase.of(a.phase).inFlight() || (sameGeneration && RouterComparisonReconciler.ARM_REMOVED.equals(a.reason)))
+        .filter(a -> a.phase().inFlight() || (sameGeneration && a.reason() == ArmReason.ArmRemoved))
         .forEach(a -> arms.put(a.name, a));
     observedRerun = old == null ? null : old.observedRerun;
     String token = annotation(Api.RERUN_ANNOTATION);
@@ -103,12 +107,12 @@ final class ComparisonState {
     specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
     specErrors.addAll(policy.problems(rc, cluster));
     if (cluster == null) {
-      clusterState = new ClusterState(false, "ClusterNotFound", "GpuCluster " + clusterName + " not found in namespace " + ns);
+      clusterState = new ClusterState(false, ConditionReason.ClusterNotFound, "GpuCluster " + clusterName + " not found in namespace " + ns);
       return;
     }
     List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
     if (!clusterErrors.isEmpty()) {
-      clusterState = new ClusterState(false, "ClusterInvalid", "GpuCluster " + clusterName + ": "
+      clusterState = new ClusterState(false, ConditionReason.ClusterInvalid, "GpuCluster " + clusterName + ": "
           + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
       return;
     }
@@ -122,18 +126,18 @@ final class ComparisonState {
       cluster = policy.preparer().prepare(cluster);
       host = hosts.forCluster(cluster);
       ClusterState polled = observations.clusterState(clusterKey());
-      clusterState = polled != null ? withKeySource(polled) : new ClusterState(null, "Probing", "connecting to " + host.describe());
+      clusterState = polled != null ? withKeySource(polled) : new ClusterState(null, ConditionReason.Probing, "connecting to " + host.describe());
     } catch (ClusterSecretException e) {
       clusterState = new ClusterState(false, e.reason(), "GpuCluster " + clusterName + ": " + e.getMessage());
     } catch (HostException e) {
-      clusterState = new ClusterState(false, "Unreachable", e.getMessage());
+      clusterState = new ClusterState(false, HostFailures.reason(e.kind(), cluster.getSpec().mode()), e.getMessage());
     }
   }
 
   /** A refused key says where it came from: the Secret to fix (its name and key, never its content). */
   private ClusterState withKeySource(ClusterState polled) {
     var ssh = cluster.getSpec().ssh;
-    if (!"AuthFailed".equals(polled.reason()) || ssh == null || ssh.privateKeySecretRef == null) {
+    if (polled.reason() != ConditionReason.AuthFailed || ssh == null || ssh.privateKeySecretRef == null) {
       return polled;
     }
     return new ClusterState(false, polled.reason(), polled.message() + " (the private key of Secret "
@@ -141,7 +145,7 @@ final class ComparisonState {
   }
 
   RouterComparisonStatus status() {
-    String current = arms.values().stream().filter(a -> ArmPhase.of(a.phase).inFlight()).map(a -> a.name)
+    String current = arms.values().stream().filter(a -> a.phase().inFlight()).map(a -> a.name)
         .findFirst().orElse(null);
     RouterComparisonStatus s = withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
         clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
@@ -201,7 +205,7 @@ final class ComparisonState {
 
   /** A direct host runs one comparison at a time (Slurm queues jobs itself). */
   boolean sharedHost() {
-    return "direct".equals(cluster.getSpec().mode);
+    return cluster.getSpec().mode() == Mode.DIRECT;
   }
 
   Instant arrival() {
@@ -220,7 +224,7 @@ final class ComparisonState {
   static ArmStatus pending(String arm) {
     ArmStatus a = new ArmStatus();
     a.name = arm;
-    a.phase = ArmPhase.Pending.name();
+    a.phase(ArmPhase.Pending);
     return a;
   }
 

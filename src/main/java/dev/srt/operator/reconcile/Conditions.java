@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.ConditionReason;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +14,7 @@ public final class Conditions {
 
   private Conditions() {}
 
-  public static void set(List<Condition> conditions, String type, String status, String reason, String message,
+  public static void set(List<Condition> conditions, String type, String status, ConditionReason reason, String message,
       Long generation, Instant now) {
     Condition existing = find(conditions, type);
     if (existing == null) {
@@ -25,7 +26,7 @@ public final class Conditions {
       existing.setLastTransitionTime(now.toString());
     }
     existing.setStatus(status);
-    existing.setReason(reason);
+    existing.setReason(reason.name());
     existing.setMessage(message == null ? "" : message);
     existing.setObservedGeneration(generation);
   }

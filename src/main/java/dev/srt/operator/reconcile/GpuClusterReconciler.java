@@ -1,7 +1,10 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.HostFailures;
+import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.run.RunHost;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
@@ -53,7 +56,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   static final Duration IN_USE_RECHECK = Duration.ofSeconds(5);
 
   /** What the last probe said. */
-  public record ProbeResult(boolean reachable, String reason, String message, HostProbe.Facts facts, Instant at) {}
+  public record ProbeResult(boolean reachable, ConditionReason reason, String message, HostProbe.Facts facts, Instant at) {}
 
   private final Hosts hosts;
   private final Clock clock;
@@ -87,7 +90,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
     try {
       List<Problem> errors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
       if (!errors.isEmpty()) {
-        return Set.of(new ProbeResult(false, "SpecInvalid", errors.stream().map(Problem::describe).reduce((a, b) -> a + "; " + b).orElse(""), null, now));
+        return Set.of(new ProbeResult(false, ConditionReason.ClusterInvalid, errors.stream().map(Problem::describe).reduce((a, b) -> a + "; " + b).orElse(""), null, now));
       }
       var refusal = policy.refusal(cluster);
       if (refusal.isPresent()) {
@@ -95,22 +98,14 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       }
       RunHost host = hosts.forCluster(cluster);
       HostProbe.Facts facts = host.probe();
-      return Set.of(new ProbeResult(true, "Connected", host.describe() + " answered", facts, now));
+      return Set.of(new ProbeResult(true, ConditionReason.Connected, host.describe() + " answered", facts, now));
     } catch (ClusterSecretException e) {
       return Set.of(new ProbeResult(false, e.reason(), e.getMessage(), null, now));
     } catch (HostException e) {
-      String reason = switch (e.kind()) {
-        case AUTH -> "AuthFailed";
-        case HOST_KEY -> "HostKeyMismatch";
-        case TIMEOUT -> "Timeout";
-        case UNREACHABLE -> "Unreachable";
-        case COMMAND_FAILED -> "slurm".equals(cluster.getSpec().mode) ? "SlurmUnavailable" : "ProbeFailed";
-        default -> "HostError";
-      };
-      return Set.of(new ProbeResult(false, reason, e.getMessage(), null, now));
+      return Set.of(new ProbeResult(false, HostFailures.reason(e.kind(), cluster.getSpec().mode()), e.getMessage(), null, now));
     } catch (RuntimeException e) {
       LOG.warn("GpuCluster {}/{}: probe error", cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), e);
-      return Set.of(new ProbeResult(false, "ProbeError", String.valueOf(e.getMessage()), null, now));
+      return Set.of(new ProbeResult(false, ConditionReason.ProbeError, String.valueOf(e.getMessage()), null, now));
     }
   }
 
@@ -125,7 +120,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
         .map(c -> new io.fabric8.kubernetes.api.model.Condition(c.getLastTransitionTime(), c.getMessage(),
             c.getObservedGeneration(), c.getReason(), c.getStatus(), c.getType())).toList());
     if (probe == null) {
-      Conditions.set(s.conditions, REACHABLE, Conditions.UNKNOWN, "Probing", "first probe pending", s.observedGeneration, clock.instant());
+      Conditions.set(s.conditions, REACHABLE, Conditions.UNKNOWN, ConditionReason.Probing, "first probe pending", s.observedGeneration, clock.instant());
     } else {
       Conditions.set(s.conditions, REACHABLE, probe.reachable() ? Conditions.TRUE : Conditions.FALSE, probe.reason(),
           probe.message(), s.observedGeneration, probe.at());
@@ -170,7 +165,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
     String message = "waiting for " + runs.size() + " run(s) before deletion: " + String.join(", ", runs.subList(0, Math.min(runs.size(), 5)))
         + (runs.size() > 5 ? ", ..." : "");
     var before = Conditions.find(s.conditions, IN_USE);
-    Conditions.set(s.conditions, IN_USE, Conditions.TRUE, "RunsInFlight", message, cluster.getMetadata().getGeneration(), clock.instant());
+    Conditions.set(s.conditions, IN_USE, Conditions.TRUE, ConditionReason.RunsInFlight, message, cluster.getMetadata().getGeneration(), clock.instant());
     if (before == null || !message.equals(before.getMessage())) {
       LOG.info("GpuCluster {}/{}: {}", ns, cluster.getMetadata().getName(), message);
       try {
@@ -192,7 +187,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       }
       for (ArmStatus a : rc.getStatus().arms) {
         // A recorded run id may have been submitted already (the record comes first): it counts.
-        boolean holds = a.runId != null && (ArmPhase.of(a.phase).inFlight() || ArmPhase.of(a.phase) == ArmPhase.Pending);
+        boolean holds = a.runId != null && (a.phase().inFlight() || a.phase() == ArmPhase.Pending);
         if (holds) {
           out.add(rc.getMetadata().getName() + "/" + a.name + " (" + a.runId + ")");
         }

@@ -2,7 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.RunObservation;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.RunTracker;
 import java.time.Duration;
 

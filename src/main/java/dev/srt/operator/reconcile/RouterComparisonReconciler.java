@@ -1,7 +1,8 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.run.RunHost;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
@@ -48,10 +49,6 @@ import org.slf4j.LoggerFactory;
 @ControllerConfiguration(name = "routercomparison", finalizerName = Api.FINALIZER, generationAwareEventProcessing = false)
 public class RouterComparisonReconciler implements Reconciler<RouterComparison>, Cleaner<RouterComparison> {
   private static final Logger LOG = LoggerFactory.getLogger(RouterComparisonReconciler.class);
-  /** The reason of a run cancelled because its arm left the spec. */
-  static final String ARM_REMOVED = "ArmRemoved";
-  /** The Degraded reason of a reconcile that threw. */
-  static final String RECONCILE_ERROR = "ReconcileError";
 
   private final KubernetesClient client;
   private final Hosts hosts;
@@ -150,7 +147,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     LOG.warn("RouterComparison {}/{}: reconcile failed: {}", rc.getMetadata().getNamespace(), rc.getMetadata().getName(), message, e);
     events.record(rc, EventReason.ReconcileFailed, null, "reconcile failed (retrying with backoff): " + message);
     RouterComparisonStatus s = rc.getStatus() == null ? new RouterComparisonStatus() : Mappers.json().convertValue(rc.getStatus(), RouterComparisonStatus.class);
-    Conditions.set(s.conditions, StatusAggregator.DEGRADED, Conditions.TRUE, RECONCILE_ERROR, message,
+    Conditions.set(s.conditions, StatusAggregator.DEGRADED, Conditions.TRUE, ConditionReason.ReconcileError, message,
         rc.getMetadata().getGeneration(), clock.instant());
     s.message = "reconcile failed (retrying): " + message;
     rc.setStatus(s);
@@ -163,7 +160,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     ResourceID id = ResourceID.fromResource(rc);
     List<ArmStatus> running = rc.getStatus() == null || rc.getStatus().arms == null ? List.of()
         : rc.getStatus().arms.stream().filter(a -> a.runId != null
-            && (ArmPhase.of(a.phase).inFlight() || ArmPhase.of(a.phase) == ArmPhase.Pending)).toList();
+            && (a.phase().inFlight() || a.phase() == ArmPhase.Pending)).toList();
     Map<String, String> annotations = rc.getMetadata().getAnnotations();
     if (annotations != null && "true".equals(annotations.get(Api.ORPHAN_ON_DELETE_ANNOTATION))) {
       running.forEach(a -> observations.untrack(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId)));
@@ -207,7 +204,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
     RouterComparisonStatus degraded = StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(
         rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration(), List.of(),
-        new ClusterState(false, "Unreachable", problem), false,
+        new ClusterState(false, ConditionReason.Unreachable, problem), false,
         rc.getStatus() == null || rc.getStatus().arms == null ? List.of() : rc.getStatus().arms, null, message), clock.instant());
     degraded.observedRerun = rc.getStatus() == null ? null : rc.getStatus().observedRerun;
     try {

@@ -1,5 +1,7 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.run.HostFailures;
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
@@ -267,7 +269,7 @@ public final class RunObservations implements AutoCloseable {
       }
       String message = String.valueOf(e.getMessage());
       // Transport errors already start with the host they were talking to.
-      ClusterState down = new ClusterState(false, reason(e), message.startsWith(host.describe()) ? message : host.describe() + ": " + message);
+      ClusterState down = new ClusterState(false, reason(e, host), message.startsWith(host.describe()) ? message : host.describe() + ": " + message);
       boolean changed;
       synchronized (this) {
         changed = !down.equals(clusters.put(cluster, down));
@@ -302,7 +304,7 @@ public final class RunObservations implements AutoCloseable {
       starting |= PollCadence.starting(o, t.latest);
     }
     synchronized (this) {
-      ClusterState up = new ClusterState(true, "Connected", host.describe());
+      ClusterState up = new ClusterState(true, ConditionReason.Connected, host.describe());
       if (!up.equals(clusters.put(cluster, up))) {
         news.addAll(runs);
       }
@@ -365,17 +367,8 @@ public final class RunObservations implements AutoCloseable {
     }
   }
 
-  private static String reason(Exception e) {
-    if (e instanceof HostException h) {
-      return switch (h.kind()) {
-        case AUTH -> "AuthFailed";
-        case HOST_KEY -> "HostKeyMismatch";
-        case TIMEOUT -> "Timeout";
-        case UNREACHABLE -> "Unreachable";
-        default -> "HostError";
-      };
-    }
-    return "HostError";
+  private static ConditionReason reason(Exception e, RunHost host) {
+    return e instanceof HostException h ? HostFailures.reason(h.kind(), host.mode()) : ConditionReason.HostError;
   }
 
   @Override

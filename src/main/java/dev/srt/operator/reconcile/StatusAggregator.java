@@ -1,6 +1,8 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.ArmReason;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparisonStatus;
@@ -26,12 +28,9 @@ public final class StatusAggregator {
   public static final String DEGRADED = "Degraded";
 
   /** What the cluster's last probe or poll said; {@code reachable} null when not known yet. */
-  public record ClusterState(Boolean reachable, String reason, String message) {
-    public static final ClusterState UNKNOWN = new ClusterState(null, "Probing", "no contact with the cluster yet");
+  public record ClusterState(Boolean reachable, ConditionReason reason, String message) {
+    public static final ClusterState UNKNOWN = new ClusterState(null, ConditionReason.Probing, "no contact with the cluster yet");
   }
-
-  /** Reason of Degraded while a secret variable's Secret or key cannot be read (nothing is submitted). */
-  public static final String SECRET_ENV_MISSING = "SecretEnvMissing";
 
   /**
    * Everything the status is derived from.
@@ -69,15 +68,15 @@ public final class StatusAggregator {
     s.conditions = previous == null || previous.conditions == null ? new ArrayList<>() : copy(previous.conditions);
     s.arms = in.arms();
     // An arm removed from the spec is reported (Cancelled, ArmRemoved) but no longer counts.
-    List<ArmStatus> arms = in.arms().stream().filter(a -> !"ArmRemoved".equals(a.reason)).toList();
+    List<ArmStatus> arms = in.arms().stream().filter(a -> a.reason() != ArmReason.ArmRemoved).toList();
     s.currentArm = in.currentArm();
     int repetitions = Math.max(1, in.repetitions());
     // An arm is done once it has all its runs; it succeeded when every one of them did.
     List<ArmStatus> done = arms.stream().filter(a -> ArmRuns.finished(a) >= repetitions).toList();
-    long succeeded = done.stream().filter(a -> ArmRuns.all(a).stream().allMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Succeeded)).count();
-    List<ArmStatus> failed = arms.stream().filter(a -> ArmRuns.all(a).stream().anyMatch(r -> ArmPhase.of(r.phase) == ArmPhase.Failed)).toList();
+    long succeeded = done.stream().filter(a -> ArmRuns.all(a).stream().allMatch(r -> r.phase() == ArmPhase.Succeeded)).count();
+    List<ArmStatus> failed = arms.stream().filter(a -> ArmRuns.all(a).stream().anyMatch(r -> r.phase() == ArmPhase.Failed)).toList();
     ArmStatus current = arms.stream().filter(a -> a.name.equals(in.currentArm())).findFirst().orElse(null);
-    boolean inFlight = arms.stream().anyMatch(a -> ArmPhase.of(a.phase).inFlight());
+    boolean inFlight = arms.stream().anyMatch(a -> a.phase().inFlight());
     boolean allDone = done.size() == arms.size();
     boolean started = arms.stream().anyMatch(a -> ArmRuns.finished(a) > 0);
     s.armsSummary = succeeded + "/" + arms.size();
@@ -85,7 +84,7 @@ public final class StatusAggregator {
     Long gen = in.generation();
 
     boolean valid = in.specErrors().isEmpty();
-    Conditions.set(s.conditions, SPEC_VALID, valid ? Conditions.TRUE : Conditions.FALSE, valid ? "Valid" : "Invalid",
+    Conditions.set(s.conditions, SPEC_VALID, valid ? Conditions.TRUE : Conditions.FALSE, valid ? ConditionReason.Valid : ConditionReason.Invalid,
         valid ? "spec passed validation" : in.specErrors().stream().map(Problem::describe).collect(Collectors.joining("; ")), gen, now);
 
     ClusterState cluster = in.cluster() == null ? ClusterState.UNKNOWN : in.cluster();
@@ -94,42 +93,42 @@ public final class StatusAggregator {
         cluster.reason(), cluster.message(), gen, now);
 
     String currentDetail = current == null ? null : "arm " + current.name + ": " + detail(current);
-    if (current != null && ArmPhase.of(current.phase).serving()) {
-      Conditions.set(s.conditions, READY, Conditions.TRUE, "ArmServing", currentDetail, gen, now);
+    if (current != null && current.phase().serving()) {
+      Conditions.set(s.conditions, READY, Conditions.TRUE, ConditionReason.ArmServing, currentDetail, gen, now);
     } else if (in.suspended()) {
-      Conditions.set(s.conditions, READY, Conditions.FALSE, "Suspended", "spec.suspend is true", gen, now);
+      Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.Suspended, "spec.suspend is true", gen, now);
     } else if (current != null) {
-      Conditions.set(s.conditions, READY, Conditions.FALSE, "ArmStarting", currentDetail, gen, now);
+      Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.ArmStarting, currentDetail, gen, now);
     } else {
-      Conditions.set(s.conditions, READY, Conditions.FALSE, "NoArmRunning", "no arm is running", gen, now);
+      Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.NoArmRunning, "no arm is running", gen, now);
     }
 
     boolean complete = !arms.isEmpty() && succeeded == arms.size();
     if (complete) {
-      Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, "AllArmsSucceeded", "all " + succeeded + " arms succeeded"
+      Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, ConditionReason.AllArmsSucceeded, "all " + succeeded + " arms succeeded"
           + (repetitions > 1 ? " (" + repetitions + " runs each)" : ""), gen, now);
     } else if (!failed.isEmpty() && !inFlight && allDone) {
-      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmFailed", names(failed) + " failed", gen, now);
+      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, ConditionReason.ArmFailed, names(failed) + " failed", gen, now);
     } else {
       long remaining = arms.size() - succeeded;
-      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, "ArmsRemaining",
+      Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, ConditionReason.ArmsRemaining,
           remaining + " of " + arms.size() + " arms have not succeeded yet", gen, now);
     }
 
     boolean unreachable = Boolean.FALSE.equals(cluster.reachable());
     if (in.deletionMessage() != null) {
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "CancelPending", in.deletionMessage(), gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.CancelPending, in.deletionMessage(), gen, now);
     } else if (!valid) {
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "SpecInvalid", "the spec is invalid; nothing new is submitted", gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.SpecInvalid, "the spec is invalid; nothing new is submitted", gen, now);
     } else if (in.secretEnvProblem() != null) {
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, SECRET_ENV_MISSING, in.secretEnvProblem() + "; nothing is submitted", gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.SecretEnvMissing, in.secretEnvProblem() + "; nothing is submitted", gen, now);
     } else if (!failed.isEmpty()) {
       ArmStatus f = failed.get(0);
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ArmFailed", "arm " + f.name + " failed: " + failure(f), gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.ArmFailed, "arm " + f.name + " failed: " + failure(f), gen, now);
     } else if (unreachable && inFlight) {
-      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, "ClusterUnreachable", cluster.message(), gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.ClusterUnreachable, cluster.message(), gen, now);
     } else {
-      Conditions.set(s.conditions, DEGRADED, Conditions.FALSE, "AsExpected", "no arm failed", gen, now);
+      Conditions.set(s.conditions, DEGRADED, Conditions.FALSE, ConditionReason.AsExpected, "no arm failed", gen, now);
     }
 
     if (!valid && !inFlight) {
@@ -169,7 +168,7 @@ public final class StatusAggregator {
 
   /** "1/2 workers ready, router not ready" while starting, else the phase and message. */
   public static String detail(ArmStatus a) {
-    ArmPhase phase = ArmPhase.of(a.phase);
+    ArmPhase phase = a.phase();
     if ((phase == ArmPhase.Starting || phase.serving()) && a.workers != null) {
       String router = a.router != null && a.router.ready ? "router ready" : "router not ready";
       return phase.name().toLowerCase() + ", " + a.workers.ready + "/" + a.workers.total + " workers ready, " + router;
@@ -180,7 +179,7 @@ public final class StatusAggregator {
   /** The message of an arm's (first) failed run, and how many of its runs failed. */
   private static String failure(ArmStatus a) {
     List<dev.srt.operator.api.ArmRun> runs = ArmRuns.all(a);
-    List<dev.srt.operator.api.ArmRun> bad = runs.stream().filter(r -> ArmPhase.of(r.phase) == ArmPhase.Failed).toList();
+    List<dev.srt.operator.api.ArmRun> bad = runs.stream().filter(r -> r.phase() == ArmPhase.Failed).toList();
     if (bad.isEmpty()) {
       return a.message;
     }

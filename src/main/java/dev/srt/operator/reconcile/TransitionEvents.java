@@ -1,9 +1,10 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.verdict.Cells;
 import java.util.HashMap;
@@ -29,8 +30,8 @@ final class TransitionEvents implements StatusListener {
     if (!isFalse(old, StatusAggregator.CLUSTER_REACHABLE) && isFalse(next, StatusAggregator.CLUSTER_REACHABLE)) {
       events.record(rc, EventReason.ClusterUnreachable, null, Conditions.find(next.conditions, StatusAggregator.CLUSTER_REACHABLE).getMessage());
     }
-    if (hasReason(next, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)
-        && !hasReason(old, StatusAggregator.DEGRADED, StatusAggregator.SECRET_ENV_MISSING)) {
+    if (hasReason(next, StatusAggregator.DEGRADED, ConditionReason.SecretEnvMissing)
+        && !hasReason(old, StatusAggregator.DEGRADED, ConditionReason.SecretEnvMissing)) {
       events.record(rc, EventReason.SecretEnvMissing, null, Conditions.find(next.conditions, StatusAggregator.DEGRADED).getMessage());
     }
     if (!isTrue(old, StatusAggregator.COMPLETE) && isTrue(next, StatusAggregator.COMPLETE)) {
@@ -44,8 +45,8 @@ final class TransitionEvents implements StatusListener {
     for (ArmStatus a : next.arms) {
       ArmStatus b = before.get(a.name);
       boolean sameRun = b != null && Objects.equals(b.runId, a.runId);
-      ArmPhase was = sameRun ? ArmPhase.of(b.phase) : ArmPhase.Pending;
-      ArmPhase is = ArmPhase.of(a.phase);
+      ArmPhase was = sameRun ? b.phase() : ArmPhase.Pending;
+      ArmPhase is = a.phase();
       String subject = a.name;
       if (was == ArmPhase.Pending && is != ArmPhase.Pending && a.jobId != null) {
         events.record(rc, EventReason.Submitted, subject, "arm " + a.name + ": run " + a.runId + " submitted as job " + a.jobId);
@@ -89,9 +90,9 @@ final class TransitionEvents implements StatusListener {
     return c != null && Conditions.TRUE.equals(c.getStatus());
   }
 
-  static boolean hasReason(RouterComparisonStatus s, String type, String reason) {
+  static boolean hasReason(RouterComparisonStatus s, String type, ConditionReason reason) {
     var c = s == null || s.conditions == null ? null : Conditions.find(s.conditions, type);
-    return c != null && reason.equals(c.getReason());
+    return c != null && reason.name().equals(c.getReason());
   }
 
   static boolean isFalse(RouterComparisonStatus s, String type) {

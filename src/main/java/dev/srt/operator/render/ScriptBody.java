@@ -6,7 +6,7 @@ import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.RunPlan;

@@ -1,5 +1,6 @@
 package dev.srt.operator.report;
 
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.MetricSummary;
 import dev.srt.operator.verdict.ComparisonReport;
@@ -16,7 +17,6 @@ import java.util.Optional;
  * summary.
  */
 final class StripChart {
-  static final String SUCCEEDED = "Succeeded";
   private static final double SPREAD = 40;
 
   private StripChart() {}
@@ -54,7 +54,7 @@ final class StripChart {
       for (int j = 0; j < plotted.size(); j++) {
         ArmRun r = plotted.get(j);
         double dx = plotted.size() == 1 ? 0 : SPREAD * (j / (plotted.size() - 1.0) - 0.5);
-        boolean counted = SUCCEEDED.equals(r.phase);
+        boolean counted = r.phase() == ArmPhase.Succeeded;
         f.svg.circle(f.x(i) + dx, f.y(value(r, metric).orElseThrow()), 4.5, counted ? "run" : "run excluded",
             counted ? colour : "#ffffff", runTitle(arm.name, r, metric));
       }

@@ -1,5 +1,6 @@
 package dev.srt.operator.run;
 
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.ExecutionSpec;
@@ -39,7 +40,7 @@ public final class ArmRuns {
     r.startedAt = s.startedAt;
     r.finishedAt = s.finishedAt;
     r.message = s.message == null ? null : ExecResult.abbreviate(s.message, MAX_MESSAGE);
-    r.results = ArmPhase.of(s.phase) == ArmPhase.Succeeded ? s.results : null;
+    r.results = s.phase() == ArmPhase.Succeeded ? s.results : null;
     return r;
   }
 
@@ -48,7 +49,7 @@ public final class ArmRuns {
    * sums them up again. Returns whether it was added.
    */
   public static boolean record(ArmStatus s) {
-    if (!counts(ArmPhase.of(s.phase)) || s.runId == null) {
+    if (!counts(s.phase()) || s.runId == null) {
       return false;
     }
     if (s.runs == null) {
@@ -75,7 +76,7 @@ public final class ArmRuns {
       return List.of();
     }
     List<ArmRun> out = new ArrayList<>(s.runs == null ? List.of() : s.runs);
-    if (counts(ArmPhase.of(s.phase)) && (s.runId == null || out.stream().noneMatch(r -> s.runId.equals(r.runId)))) {
+    if (counts(s.phase()) && (s.runId == null || out.stream().noneMatch(r -> s.runId.equals(r.runId)))) {
       out.add(of(s));
     }
     return out;

@@ -1,6 +1,8 @@
 package dev.srt.operator.run;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.host.Transport;
+import dev.srt.operator.api.GpuClusterSpec;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.ClusterObserver;
@@ -40,6 +42,11 @@ public final class BackendRunHost implements RunHost {
   private final ClusterObserver observer;
   private final Calls calls;
   private volatile boolean closed;
+
+  /** The host of a GpuCluster of spec {@code cluster}, reached through {@code transport}. */
+  public static BackendRunHost of(GpuClusterSpec cluster, Transport transport, Calls calls) {
+    return new BackendRunHost(Backend.forMode(cluster.mode(), transport, cluster.workDir), cluster.mode(), calls);
+  }
 
   public BackendRunHost(Backend backend, Mode mode) {
     this(backend, mode, Calls.NONE);
@@ -94,7 +101,12 @@ public final class BackendRunHost implements RunHost {
 
   @Override
   public HostProbe.Facts probe() throws HostException {
-    return timed("probe", () -> HostProbe.probe(backend.transport(), mode.id(), PROBE_TIMEOUT));
+    return timed("probe", () -> HostProbe.probe(backend.transport(), mode, PROBE_TIMEOUT));
+  }
+
+  @Override
+  public Mode mode() {
+    return mode;
   }
 
   @Override

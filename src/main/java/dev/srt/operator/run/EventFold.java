@@ -1,5 +1,7 @@
 package dev.srt.operator.run;
 
+import dev.srt.operator.api.ArmReason;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.RouterStatus;
@@ -34,7 +36,7 @@ final class EventFold {
     ArmStatus s = new ArmStatus();
     String at = record.submittedAt().toString();
     s.name = record.arm();
-    s.phase = ArmPhase.Submitted.name();
+    s.phase(ArmPhase.Submitted);
     s.runId = record.runId();
     s.jobId = record.jobId();
     s.runDir = record.runDir();
@@ -91,18 +93,18 @@ final class EventFold {
   static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
     ArmPhase beforeEnd = null;
     for (RunEvent e : events) {
-      if (ArmPhase.of(s.phase).terminal()) {
+      if (s.phase().terminal()) {
         break;
       }
       if (RunEventType.FINISHED.is(e.event())) {
-        beforeEnd = ArmPhase.of(s.phase);
+        beforeEnd = s.phase();
       }
       event(s, e);
     }
     if (job == null) {
       return;
     }
-    if (!ArmPhase.of(s.phase).terminal()) {
+    if (!s.phase().terminal()) {
       jobState(s, job, now);
     } else if (beforeEnd != null && endedByTheHost(s, job)) {
       if (job.terminal()) {
@@ -119,7 +121,7 @@ final class EventFold {
 
   /** The run says it was cancelled, and the host that knows its job says srt-operator did not. */
   private static boolean endedByTheHost(ArmStatus s, JobStatus job) {
-    return ArmPhase.of(s.phase) == ArmPhase.Cancelled && s.reason == null && !job.cancelRequested()
+    return s.phase() == ArmPhase.Cancelled && s.reason == null && !job.cancelRequested()
         && job.state() != JobState.NOT_FOUND && job.state() != JobState.UNKNOWN && job.state() != JobState.COMPLETED;
   }
 
@@ -128,7 +130,7 @@ final class EventFold {
    * other phase gets no results: only a run that finished well has read its result files.
    */
   static void results(ArmStatus s, RunResults results) {
-    if (ArmPhase.of(s.phase) != ArmPhase.Succeeded) {
+    if (s.phase() != ArmPhase.Succeeded) {
       return;
     }
     s.results = results.asStatus();
@@ -160,7 +162,7 @@ final class EventFold {
         }
       }
       case QUEUED -> {
-        s.phase = ArmPhase.Queued.name();
+        s.phase(ArmPhase.Queued);
         s.message = "queued behind " + e.text("holder");
       }
       case LEASE_ACQUIRED -> s.message = "host lease acquired";
@@ -245,7 +247,7 @@ final class EventFold {
     // The job ended without a "finished" event: it was killed hard, timed out or lost its node.
     if (state == JobState.CANCELLED && job.cancelRequested()) {
       s.finishedAt = now.toString();
-      s.phase = ArmPhase.Cancelled.name();
+      s.phase(ArmPhase.Cancelled);
       s.message = "cancelled";
       return;
     }
@@ -255,21 +257,21 @@ final class EventFold {
   /** Failed, with the job's state as the reason and in the message. */
   private static void jobEnded(ArmStatus s, JobStatus job, Instant now, String how) {
     s.finishedAt = now.toString();
-    s.phase = ArmPhase.Failed.name();
-    s.reason = hostReason(job.state());
+    s.phase(ArmPhase.Failed);
+    s.reason(hostReason(job.state()));
     String prior = s.message == null || s.message.isEmpty() ? "" : " (" + s.message + ")";
     s.message = "job ended " + job.state() + (job.exitCode() == null ? "" : " with exit code " + job.exitCode())
         + (job.reason() == null ? "" : ": " + job.reason()) + how + prior;
   }
 
   /** The arm's reason for a job the host ended; null where the message says enough. */
-  static String hostReason(JobState state) {
+  static ArmReason hostReason(JobState state) {
     return switch (state) {
-      case CANCELLED -> "JobCancelled";
-      case TIMEOUT -> "JobTimeLimit";
-      case NODE_FAIL -> "NodeFailure";
-      case OUT_OF_MEMORY -> "OutOfMemory";
-      case PREEMPTED -> "JobPreempted";
+      case CANCELLED -> ArmReason.JobCancelled;
+      case TIMEOUT -> ArmReason.JobTimeLimit;
+      case NODE_FAIL -> ArmReason.NodeFailure;
+      case OUT_OF_MEMORY -> ArmReason.OutOfMemory;
+      case PREEMPTED -> ArmReason.JobPreempted;
       default -> null;
     };
   }

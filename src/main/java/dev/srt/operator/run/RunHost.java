@@ -1,5 +1,6 @@
 package dev.srt.operator.run;
 
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
@@ -60,6 +61,9 @@ public interface RunHost extends AutoCloseable {
 
   /** Facts about the host (Slurm version, partitions, GPUs). */
   HostProbe.Facts probe() throws HostException;
+
+  /** Whether the host runs Slurm jobs or direct scripts. */
+  Mode mode();
 
   /** The run directory of a run on the host. */
   String runDir(RunRef run);

@@ -5,7 +5,7 @@ import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.RunPlan;

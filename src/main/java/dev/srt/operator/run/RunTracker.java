@@ -1,5 +1,7 @@
 package dev.srt.operator.run;
 
+import dev.srt.operator.api.ArmReason;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
@@ -50,7 +52,7 @@ public final class RunTracker {
     }
 
     public ArmPhase phase() {
-      return ArmPhase.of(status.phase);
+      return status.phase();
     }
 
     public boolean ended() {
@@ -80,7 +82,7 @@ public final class RunTracker {
       // last look that found it, whichever is latest.
       Instant from = latest(latest(record.submittedAt(), lastEvent(view)), memory.jobSeenAt());
       if (Duration.between(from, now).compareTo(NOT_FOUND_GRACE) > 0) {
-        end(s, ArmPhase.Failed, "JobNotFound", "the host no longer knows job " + record.jobId() + " and the run reported no outcome"
+        end(s, ArmPhase.Failed, ArmReason.JobNotFound, "the host no longer knows job " + record.jobId() + " and the run reported no outcome"
             + (job.reason() == null ? "" : " (" + job.reason() + ")"), now);
       }
     }
@@ -100,7 +102,7 @@ public final class RunTracker {
       } else {
         // Shown as succeeded only with its numbers: no status of a succeeded run lacks results
         // that are merely still to be read.
-        s.phase = ArmPhase.Benchmarking.name();
+        s.phase(ArmPhase.Benchmarking);
         s.finishedAt = null;
         s.message = "benchmark finished; reading its result files";
         actions.add(Action.READ_RESULTS);
@@ -122,7 +124,7 @@ public final class RunTracker {
   /** The status of a run whose submission failed: the run never started. */
   public static ArmStatus submitFailed(RunRecord record, String error, Instant now) {
     ArmStatus s = EventFold.submitted(record);
-    end(s, ArmPhase.Failed, "SubmitFailed", "submit failed: " + error, now);
+    end(s, ArmPhase.Failed, ArmReason.SubmitFailed, "submit failed: " + error, now);
     return s;
   }
 
@@ -139,13 +141,13 @@ public final class RunTracker {
   }
 
   private static ArmPhase phase(ArmStatus s) {
-    return ArmPhase.of(s.phase);
+    return s.phase();
   }
 
-  private static void end(ArmStatus s, ArmPhase phase, String reason, String message, Instant now) {
+  private static void end(ArmStatus s, ArmPhase phase, ArmReason reason, String message, Instant now) {
     s.phase = phase.name();
     if (reason != null) {
-      s.reason = reason;
+      s.reason(reason);
     }
     s.message = message;
     s.finishedAt = now.toString();

@@ -1,5 +1,6 @@
 package dev.srt.operator.verdict;
 
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmSummary;
 import dev.srt.operator.api.MetricSummary;
@@ -8,13 +9,12 @@ import java.util.List;
 
 /** An arm's finished runs summed up: per metric over its succeeded runs. */
 public final class Summaries {
-  static final String SUCCEEDED = "Succeeded";
 
   private Summaries() {}
 
   /** The succeeded runs among {@code runs}. */
   static List<ArmRun> succeeded(List<ArmRun> runs) {
-    return runs.stream().filter(r -> SUCCEEDED.equals(r.phase) && r.results != null).toList();
+    return runs.stream().filter(r -> r.phase() == ArmPhase.Succeeded && r.results != null).toList();
   }
 
   /** The values of {@code metric} in the succeeded runs that have it. */

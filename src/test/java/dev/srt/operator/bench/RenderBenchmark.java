@@ -3,7 +3,7 @@ package dev.srt.operator.bench;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.render.Scripts;
 import java.nio.file.Path;

@@ -15,8 +15,8 @@ import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SlurmBackend;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.base.Mode;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.Mode;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.render.Scripts;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.testinfra.TestHosts;
@@ -112,9 +112,9 @@ class EndToEndSshIT {
     if (transport == null) {
       transport = ApplyCommand.transport(cluster);
     }
-    Backend backend = Backend.forMode(cluster.getSpec().mode, transport, cluster.getSpec().workDir);
-    return new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, Mode.parse(cluster.getSpec().mode)), rc, cluster,
-        Mode.parse(cluster.getSpec().mode), ArmRunner.pollInterval(cluster));
+    Backend backend = Backend.forMode(cluster.getSpec().mode(), transport, cluster.getSpec().workDir);
+    return new ArmRunner(new dev.srt.operator.run.BackendRunHost(backend, cluster.getSpec().mode()), rc, cluster,
+        cluster.getSpec().mode(), ArmRunner.pollInterval(cluster));
   }
 
   /** Records what a run reported; {@code onEvent} may act on the run (kill a process, cancel). */

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
@@ -288,6 +288,11 @@ class LifecycleContractTest {
     @Override
     public String describe() {
       return "scripted host";
+    }
+
+    @Override
+    public dev.srt.operator.api.Mode mode() {
+      return dev.srt.operator.api.Mode.DIRECT;
     }
 
     @Override

@@ -7,7 +7,7 @@ import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.HealthCheckSpec;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.emulator.ListenAddress;
@@ -16,7 +16,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.testinfra.TestHosts;
 import java.io.IOException;
@@ -83,7 +83,7 @@ class MultiNodeSlurmIT {
     GpuCluster cluster = emulated.cluster("h100-box", "slurm", Map.of(ListenAddress.VAR, "node"), partition.name());
     RouterComparison rc = comparison(workers);
     transport = ApplyCommand.transport(cluster);
-    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode("slurm", transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode(Mode.SLURM, transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
         Mode.SLURM, ArmRunner.pollInterval(cluster));
     List<String> nodes = IntStream.rangeClosed(1, 2 * workers).mapToObj(k -> "srt-node" + k).toList();
     List<String> addresses = nodes.stream().map(this::nodeAddress).toList();
@@ -151,7 +151,7 @@ class MultiNodeSlurmIT {
     rc.getSpec().workload.args.putAll(Map.of("num-prompts", 16, "gsp-num-groups", 4, "gsp-prompts-per-group", 4,
         "gsp-system-prompt-len", 256, "gsp-question-len", 32, "gsp-output-len", 8));
     transport = ApplyCommand.transport(cluster);
-    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode("slurm", transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
+    ArmRunner runner = new ArmRunner(new dev.srt.operator.run.BackendRunHost(Backend.forMode(Mode.SLURM, transport, cluster.getSpec().workDir), Mode.SLURM), rc, cluster,
         Mode.SLURM, ArmRunner.pollInterval(cluster));
     String head = nodeAddress("srt-node1");
     String second = nodeAddress("srt-node2");

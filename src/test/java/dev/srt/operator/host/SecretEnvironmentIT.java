@@ -6,7 +6,7 @@ import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.render.Scripts;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.plan.Examples;

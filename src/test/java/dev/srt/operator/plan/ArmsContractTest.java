@@ -1,6 +1,6 @@
 package dev.srt.operator.plan;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.config.LoadedResources;
@@ -128,7 +128,7 @@ class ArmsContractTest {
     var rc = LoadedResources.parse("inline.yaml", yaml).comparisons().get(0);
     // validate with the direct cluster, and render --mode direct (the mode given, whatever the cluster's).
     for (List<Problem> problems : List.of(dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.DIRECT_CLUSTER)),
-        dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER), "direct"))) {
+        dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER), dev.srt.operator.api.Mode.DIRECT))) {
       assertThat(problems).filteredOn(Problem::isError).singleElement().satisfies(e -> {
         assertThat(e.path()).isEqualTo("spec.arms[0].frontend.binary");
         assertThat(e.message()).contains("drop frontend.binary").contains("from source");

@@ -3,7 +3,7 @@ package dev.srt.operator.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.config.LoadedResources;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.srt.operator.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.config.LoadedResources;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.srt.operator.plan;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.config.FlagVocabulary;

@@ -68,7 +68,7 @@ class CodeInTheOperatorsPodTest {
     }
     var reachable = Conditions.find(rc.getStatus().conditions, StatusAggregator.CLUSTER_REACHABLE);
     assertThat(reachable.getStatus()).isEqualTo(Conditions.FALSE);
-    assertThat(reachable.getReason()).isEqualTo(ClusterPolicy.LOCAL_TRANSPORT_NOT_ALLOWED);
+    assertThat(reachable.getReason()).isEqualTo("LocalTransportNotAllowed");
     assertThat(reachable.getMessage()).contains("--allow-local-transport");
     assertThat(host.submitCalls.get()).isZero();
     assertThat(rc.getStatus().arms).allSatisfy(a -> assertThat(a.runId).isNull());
@@ -90,7 +90,7 @@ class CodeInTheOperatorsPodTest {
     var refused = new GpuClusterReconciler(client, new FakeHosts(host), new ClusterPolicy(false), Clock.systemUTC(),
         Duration.ofSeconds(30), new SimpleMeterRegistry()).probe(cluster).iterator().next();
     assertThat(refused.reachable()).isFalse();
-    assertThat(refused.reason()).isEqualTo(ClusterPolicy.LOCAL_TRANSPORT_NOT_ALLOWED);
+    assertThat(refused.reason()).isEqualTo(dev.srt.operator.api.ConditionReason.LocalTransportNotAllowed);
     var allowed = new GpuClusterReconciler(client, new FakeHosts(host), new ClusterPolicy(true), Clock.systemUTC(),
         Duration.ofSeconds(30), new SimpleMeterRegistry()).probe(cluster).iterator().next();
     assertThat(allowed.reachable()).isTrue();

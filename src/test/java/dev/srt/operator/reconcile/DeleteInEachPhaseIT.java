@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.testinfra.TestHosts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +85,7 @@ class DeleteInEachPhaseIT {
     assertNothingLeft(deleteWhen("bench-slurm", "slurm-box", Map.of(), a -> a.phase.equals(ArmPhase.Benchmarking.name())), true);
 
     // Finished (Slurm): nothing to cancel; the comparison just goes.
-    Deleted finished = deleteWhen("finished", "slurm-box", Map.of(), a -> ArmPhase.of(a.phase).terminal());
+    Deleted finished = deleteWhen("finished", "slurm-box", Map.of(), a -> a.phase().terminal());
     assertThat(finished.arm().phase).as(finished.arm().message).isEqualTo(ArmPhase.Succeeded.name());
     assertNothingLeft(finished, false);
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(OperatorOnTestHost.jobState(finished.arm().jobId)).isEqualTo("COMPLETED"));
@@ -97,7 +97,7 @@ class DeleteInEachPhaseIT {
   /** Creates comparison {@code name}, waits until its arm satisfies {@code phase}, deletes it, and waits until it is gone. */
   Deleted deleteWhen(String name, String cluster, Map<String, String> backendEnv, Predicate<ArmStatus> phase) {
     host.comparison(name, cluster, ARM, backendEnv);
-    ArmStatus arm = host.awaitArm(name, "a", Duration.ofSeconds(60), a -> a.runId != null && (phase.test(a) || ArmPhase.of(a.phase).terminal()));
+    ArmStatus arm = host.awaitArm(name, "a", Duration.ofSeconds(60), a -> a.runId != null && (phase.test(a) || a.phase().terminal()));
     assertThat(phase).as(name + ": " + arm.phase + " " + arm.message).accepts(arm);
     host.client.resource(host.get(name)).delete();
     await(name + " deleted (finalizer removed)").atMost(Duration.ofSeconds(60)).until(() -> host.get(name) == null);

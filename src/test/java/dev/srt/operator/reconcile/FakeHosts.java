@@ -234,6 +234,11 @@ final class FakeHosts implements Hosts {
     }
 
     @Override
+    public dev.srt.operator.api.Mode mode() {
+      return dev.srt.operator.api.Mode.SLURM;
+    }
+
+    @Override
     public void close() {}
 
     private void check() throws HostException {

@@ -8,7 +8,7 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -118,7 +118,7 @@ class OperatorRestartIT {
 
       for (String point : HoldPoints.ALL) {
         ArmPhase phase = ArmPhase.valueOf(Character.toUpperCase(point.charAt(0)) + point.substring(1));
-        await().atMost(PHASE_TIMEOUT).until(() -> ArmPhase.of(arm(FIRST).phase) == phase);
+        await().atMost(PHASE_TIMEOUT).until(() -> arm(FIRST).phase() == phase);
         await("the run waits at " + point).atMost(Duration.ofSeconds(30)).until(() -> holds.reached(point));
         assertThat(hostEvents(arm(FIRST))).as("the host's events").anySatisfy(e -> assertThat(e).contains("\"phase\":\"" + point + "\""));
         restartAndSettle();
@@ -136,7 +136,7 @@ class OperatorRestartIT {
       await().atMost(PHASE_TIMEOUT).until(() -> hostEvents(arm(FIRST)).stream().anyMatch(e -> e.contains("\"event\":\"finished\"")));
       assertThat(arm(FIRST).phase).as("not recorded yet").isEqualTo(ArmPhase.Benchmarking.name());
       restart();
-      await().atMost(PHASE_TIMEOUT).until(() -> ArmPhase.of(arm(FIRST).phase).terminal());
+      await().atMost(PHASE_TIMEOUT).until(() -> arm(FIRST).phase().terminal());
       assertThat(arm(FIRST).phase).as(arm(FIRST).message).isEqualTo(ArmPhase.Succeeded.name());
       assertThat(arm(FIRST).results).as("the results read by the new operator").isNotNull();
       await().atMost(Duration.ofMinutes(3)).until(() -> rc().getStatus() != null

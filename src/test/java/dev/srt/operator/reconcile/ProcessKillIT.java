@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +60,7 @@ class ProcessKillIT {
     List<Long> killed = new ArrayList<>();
     for (Kill k : kills) {
       ArmStatus benchmarking = host.awaitArm(RC, k.arm(), Duration.ofSeconds(90),
-          a -> a.phase.equals(ArmPhase.Benchmarking.name()) || ArmPhase.of(a.phase).terminal());
+          a -> a.phase.equals(ArmPhase.Benchmarking.name()) || a.phase().terminal());
       assertThat(benchmarking.phase).as(k.arm() + ": " + benchmarking.message).isEqualTo(ArmPhase.Benchmarking.name());
       await().atMost(Duration.ofSeconds(10)).until(() -> OperatorOnTestHost.processes(benchmarking.runId, k.words()).size() == 1);
       long pid = OperatorOnTestHost.processes(benchmarking.runId, k.words()).get(0);
@@ -68,7 +68,7 @@ class ProcessKillIT {
       killed.add(pid);
     }
 
-    await().atMost(Duration.ofSeconds(60)).until(() -> host.get(RC).getStatus().arms.stream().allMatch(a -> ArmPhase.of(a.phase).terminal()));
+    await().atMost(Duration.ofSeconds(60)).until(() -> host.get(RC).getStatus().arms.stream().allMatch(a -> a.phase().terminal()));
     for (int i = 0; i < kills.size(); i++) {
       Kill k = kills.get(i);
       ArmStatus a = host.arm(RC, k.arm());

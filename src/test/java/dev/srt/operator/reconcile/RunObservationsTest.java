@@ -63,6 +63,7 @@ class RunObservationsTest {
           case "poll" -> poll.apply(castRuns(args[0]));
           case "isClosed" -> closed.getAsBoolean();
           case "describe", "toString" -> "fake";
+          case "mode" -> dev.srt.operator.api.Mode.SLURM;
           case "hashCode" -> System.identityHashCode(proxy);
           case "equals" -> proxy == args[0];
           case "close" -> null;
@@ -164,7 +165,7 @@ class RunObservationsTest {
     closed.set(true);
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> notified.size() > told);
     assertThat(observations.clusterState("bench/c").reachable()).isTrue();
-    assertThat(observations.clusterState("bench/c").reason()).isEqualTo("Connected");
+    assertThat(observations.clusterState("bench/c").reason()).isEqualTo(dev.srt.operator.api.ConditionReason.Connected);
 
     int polled = polls.size();
     observations.track(OWNER, "bench/c", host(), RUN, TestRecords.of(RUN, "1"), Duration.ofMillis(200));

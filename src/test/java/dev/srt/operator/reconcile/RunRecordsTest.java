@@ -158,7 +158,7 @@ class RunRecordsTest {
     assertThat(control.getResource()).isPresent();
     var degraded = Conditions.find(rc.getStatus().conditions, "Degraded");
     assertThat(degraded.getStatus()).isEqualTo("True");
-    assertThat(degraded.getReason()).isEqualTo(RouterComparisonReconciler.RECONCILE_ERROR);
+    assertThat(degraded.getReason()).isEqualTo("ReconcileError");
     assertThat(degraded.getMessage()).contains("unknown arm phase Bogus");
     assertThat(events()).anySatisfy(e -> assertThat(e).startsWith("ReconcileFailed: ").contains("unknown arm phase Bogus"));
   }

@@ -21,7 +21,7 @@ import dev.srt.operator.host.SlurmBackend;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.plan.Examples;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.render.Scripts;
@@ -186,7 +186,7 @@ class SecretEnvironmentTest {
       cluster.getSpec().secretEnv = List.of(secret("WANDB_API_KEY", "bench-tokens", "wandb"));
       edit.accept(cluster);
       rc.getSpec().secretEnv = List.of(secret("HF_TOKEN", "hf-token", "token"));
-      assertThat(errors(Validator.validate(rc, cluster, mode.id()))).isEmpty();
+      assertThat(errors(Validator.validate(rc, cluster, mode))).isEmpty();
       return Planner.plan(rc, cluster, arm, mode);
     }
 

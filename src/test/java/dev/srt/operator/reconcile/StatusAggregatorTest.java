@@ -1,6 +1,6 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.run.ArmPhase;
+import dev.srt.operator.api.ArmPhase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.ArmStatus;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class StatusAggregatorTest {
   static final Instant T0 = Instant.parse("2026-11-30T06:00:00Z");
   static final Instant T1 = Instant.parse("2026-11-30T06:05:00Z");
-  static final ClusterState UP = new ClusterState(true, "Connected", "root@127.0.0.1:2222");
+  static final ClusterState UP = new ClusterState(true, dev.srt.operator.api.ConditionReason.Connected, "root@127.0.0.1:2222");
 
   static ArmStatus arm(String name, ArmPhase phase, int ready, boolean routerReady) {
     ArmStatus a = new ArmStatus();
@@ -86,7 +86,7 @@ class StatusAggregatorTest {
 
   @Test
   void unreachableClusterDegradesOnlyWithJobsInFlight() {
-    ClusterState down = new ClusterState(false, "Unreachable", "connect timed out");
+    ClusterState down = new ClusterState(false, dev.srt.operator.api.ConditionReason.Unreachable, "connect timed out");
     RouterComparisonStatus idle = StatusAggregator.aggregate(null, new Inputs(1, List.of(), down, false, List.of(arm("a", ArmPhase.Pending, 0, false)), null, null), T0);
     assertThat(condition(idle, "Degraded").getStatus()).isEqualTo("False");
     assertThat(condition(idle, "ClusterReachable").getReason()).isEqualTo("Unreachable");

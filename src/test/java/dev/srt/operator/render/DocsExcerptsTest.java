@@ -51,7 +51,7 @@ class DocsExcerptsTest {
     if (Boolean.getBoolean("golden.update")) {
       boolean disagg = arm.startsWith("disagg-");
       return Scripts.render(dev.srt.operator.plan.Examples.plan(disagg ? dev.srt.operator.plan.Examples.DISAGG : dev.srt.operator.plan.Examples.COMPARISON,
-          disagg ? arm.substring("disagg-".length()) : arm, dev.srt.operator.base.Mode.DIRECT)).lines().toList();
+          disagg ? arm.substring("disagg-".length()) : arm, dev.srt.operator.api.Mode.DIRECT)).lines().toList();
     }
     return Files.readAllLines(GoldenScriptsTest.GOLDEN.resolve(arm + ".run.sh"));
   }

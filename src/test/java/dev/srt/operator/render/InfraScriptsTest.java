@@ -2,7 +2,7 @@ package dev.srt.operator.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.plan.Examples;
 import dev.srt.operator.plan.Planner;

@@ -9,7 +9,7 @@ import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Examples;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.Examples;
 import dev.srt.operator.plan.Planner;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import dev.srt.operator.config.FieldPath;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Validator;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import java.io.IOException;
@@ -378,7 +378,7 @@ class ShellInjectionPropertyIT {
       for (Map.Entry<Mode, ObjectNode> c : d.clusters().entrySet()) {
         GpuCluster cluster = Mappers.json().treeToValue(c.getValue(), GpuCluster.class);
         out.addAll(Validator.validate(cluster));
-        out.addAll(Validator.validate(rc, cluster, c.getKey().id()));
+        out.addAll(Validator.validate(rc, cluster, c.getKey()));
       }
     } catch (IOException e) {
       throw new AssertionError(e);

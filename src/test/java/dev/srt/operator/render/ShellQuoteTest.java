@@ -57,7 +57,7 @@ class ShellQuoteTest {
     String yaml = dev.srt.operator.plan.Examples.exampleYaml().replace(benchServing, "    tool: custom\n    command: cp out.json {{run_dir}}/results/\n");
     var loaded = dev.srt.operator.plan.Examples.parse(yaml);
     var plan = dev.srt.operator.plan.Planner.plan(loaded.comparisons().get(0), dev.srt.operator.plan.Examples.cluster(
-        dev.srt.operator.plan.Examples.DIRECT_CLUSTER), "sgl-router", dev.srt.operator.base.Mode.DIRECT);
+        dev.srt.operator.plan.Examples.DIRECT_CLUSTER), "sgl-router", dev.srt.operator.api.Mode.DIRECT);
     assertThat(Scripts.render(plan).lines().filter(l -> l.startsWith("srt_run_benchmark "))).singleElement().asString()
         .startsWith("srt_run_benchmark logs/benchmark.log env RUN_DIR=\"${RUN_DIR}\" SRT_FRONTEND_URL=")
         .endsWith(" bash -c 'cp out.json \"${RUN_DIR}\"/results/'");

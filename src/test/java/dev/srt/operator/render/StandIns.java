@@ -2,7 +2,7 @@ package dev.srt.operator.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.base.Mappers;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.plan.Examples;
 import dev.srt.operator.plan.RunPlan;

@@ -2,7 +2,7 @@ package dev.srt.operator.plan.frontends;
 
 import dev.srt.operator.api.DynamoSpec;
 import dev.srt.operator.api.InfraSpec;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Probe;

@@ -5,7 +5,7 @@ import dev.srt.operator.api.PolicyCatalogSpec;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.Hashes;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

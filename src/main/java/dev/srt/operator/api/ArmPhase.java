@@ -1,4 +1,4 @@
-package dev.srt.operator.run;
+package dev.srt.operator.api;
 
 /** The life of one run of an arm, as shown in {@code status.arms[].phase}. */
 public enum ArmPhase {
@@ -39,7 +39,7 @@ public enum ArmPhase {
     try {
       return valueOf(text);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown arm phase " + dev.srt.operator.config.Echo.value(text), e);
+      throw new IllegalArgumentException("unknown arm phase " + text.replaceAll("\\p{Cntrl}", "?"), e);
     }
   }
 }
