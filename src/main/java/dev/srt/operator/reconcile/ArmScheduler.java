@@ -82,6 +82,7 @@ final class ArmScheduler {
           continue;
         }
         try {
+          observations.cancelling(s.ref(a));
           s.host.cancel(s.ref(a), a.jobId);
           observations.untrack(s.ref(a));
           LOG.info("{} arm {}: cancelled run {} because {}", s.who, a.name, a.runId, why);

@@ -66,6 +66,8 @@ public final class RunObservations implements AutoCloseable {
     final EventHistory history = new EventHistory();
     RunMemory memory = RunMemory.FRESH;
     RunTracker.Step latest;
+    /** When the operator cancelled the run (set from the reconcile thread while a poll may step it). */
+    volatile Instant cancelledAt;
 
     Tracked(ResourceID primary, String cluster, RunHost host, RunRecord record, Duration stableInterval) {
       this.primary = primary;
@@ -128,6 +130,17 @@ public final class RunObservations implements AutoCloseable {
       t.host = host;
       nextPoll.put(cluster, Instant.now());
       scheduleTick();
+    }
+  }
+
+  /**
+   * The operator is about to cancel the run: a poll that finds its job ended meanwhile sees a run
+   * cancelled on purpose, not one killed without outcome whose leftovers it must reap.
+   */
+  public synchronized void cancelling(RunRef run) {
+    Tracked t = tracked.get(run);
+    if (t != null) {
+      t.cancelledAt = clock.instant();
     }
   }
 
@@ -320,6 +333,9 @@ public final class RunObservations implements AutoCloseable {
    */
   private boolean step(RunHost host, RunRef run, Tracked t) {
     RunTracker.Step before = t.latest;
+    if (t.cancelledAt != null && t.memory.cancelSentAt() == null) {
+      t.memory = t.memory.cancelSent(t.cancelledAt, null);
+    }
     RunTracker.Step step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
     if (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
       try {
@@ -331,7 +347,7 @@ public final class RunObservations implements AutoCloseable {
       }
       step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
     }
-    if (step.actions().contains(RunTracker.Action.REAP)) {
+    if (step.actions().contains(RunTracker.Action.REAP) && t.cancelledAt == null) {
       try {
         host.cancel(run, t.record.jobId());
         t.memory = step.memory().reaped(null);
