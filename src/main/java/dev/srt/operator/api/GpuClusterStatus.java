@@ -11,7 +11,10 @@ public class GpuClusterStatus {
   /** The metadata.generation this status describes. */
   public Long observedGeneration;
 
-  /** Reachable: the host answered the last probe. */
+  /**
+   * Reachable: the host answered the last probe. InUse: runs of RouterComparisons use the cluster
+   * (its deletion waits for them). Degraded: its last reconcile failed (reason ReconcileError).
+   */
   @SchemaFrom(type = ConditionSchema[].class)
   public List<Condition> conditions = new ArrayList<>();
 

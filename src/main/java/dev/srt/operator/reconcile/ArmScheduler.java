@@ -1,19 +1,20 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.run.HostFailures;
-import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmReason;
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
+import dev.srt.operator.reconcile.HostActions.Kind;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
-import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.ArmRuns;
-import dev.srt.operator.run.Runs;
+import dev.srt.operator.run.HostFailures;
+import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.RunRecord;
 import dev.srt.operator.run.RunTracker;
+import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.Submissions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -23,25 +24,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides what runs: cancels the runs that must stop (arm removed or changed, suspend, rerun) and
- * starts the next pending arm, one step per reconcile (first the run id is recorded, then it is
- * submitted), in the comparison's turn on a shared direct host.
+ * Decides what runs, and asks {@link HostActions} to do it on its own threads: cancels the runs
+ * that must stop (arm removed or changed, suspend, rerun) and starts the next pending arm, one step
+ * per reconcile (first the run id is recorded, then it is submitted), in the comparison's turn on a
+ * shared direct host. It never calls a host itself: a decision whose action has not ended yet
+ * leaves the arm as it is ("cancelling", "submitting"), and the reconcile that the action's end
+ * wakes applies its outcome.
  */
 final class ArmScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(ArmScheduler.class);
+  /** How long after a failed submit or cancel the next attempt is made. */
+  static final Duration RETRY = Duration.ofSeconds(15);
 
   private final KubernetesClient client;
   private final RunObservations observations;
   private final ClusterQueue queue;
   private final SecretEnvResolver secretEnv;
   private final EventRecorder events;
+  private final HostActions actions;
 
-  ArmScheduler(KubernetesClient client, RunObservations observations, ClusterQueue queue, EventRecorder events) {
+  ArmScheduler(KubernetesClient client, RunObservations observations, ClusterQueue queue, EventRecorder events, HostActions actions) {
     this.client = client;
     this.observations = observations;
     this.queue = queue;
     this.secretEnv = new SecretEnvResolver(client);
     this.events = events;
+    this.actions = actions;
   }
 
   /** The comparison needs its host no more (deleted): the next in line may start. */
@@ -49,9 +57,13 @@ final class ArmScheduler {
     queue.leave(id);
   }
 
-  /** Cancels runs that must stop: suspended, rerun requested, spec changed, or arm removed. */
-  void cancelWhatMustStop(ComparisonState s) {
+  /**
+   * Cancels runs that must stop: suspended, rerun requested, spec changed, or arm removed. Returns
+   * when to look again while a cancel failed (null: when an action ends or something changes).
+   */
+  Duration cancelWhatMustStop(ComparisonState s) {
     boolean suspended = s.rc.getSpec() != null && s.rc.getSpec().suspended();
+    Duration again = null;
     for (ArmStatus a : new ArrayList<>(s.arms.values())) {
       if (a.phase() == ArmPhase.Cancelled && a.reason() == ArmReason.ArmRemoved) {
         continue; // reported already; kept in status until the spec changes again
@@ -75,30 +87,48 @@ final class ArmScheduler {
         continue;
       }
       String runId = a.runId;
-      boolean hadRun = a.phase().inFlight() || (a.phase() == ArmPhase.Pending && a.runId != null);
+      boolean hadRun = ArmRuns.holdsHost(a);
       if (hadRun) {
         if (s.host == null) {
           a.message = "cannot cancel yet (" + why + "): cluster unreachable";
           continue;
         }
-        try {
-          observations.cancelling(s.ref(a));
-          s.host.cancel(s.ref(a), a.jobId);
-          observations.untrack(s.ref(a));
-          LOG.info("{} arm {}: cancelled run {} because {}", s.who, a.name, a.runId, why);
-          events.record(s.rc, EventReason.Cancelled, a.name, "arm " + a.name + ": run " + runId + " cancelled (" + reason + "): " + why);
-        } catch (HostException e) {
-          a.message = "cancel failed (" + why + "): " + e.getMessage();
-          LOG.warn("{} arm {}: cancel failed: {}", s.who, a.name, e.getMessage());
+        RunRef ref = s.ref(a);
+        if (actions.running(ref, Kind.SUBMIT)) {
+          // A cancel that overtook its submission would let the job start after it.
+          a.message = "waiting for run " + runId + "'s submission to end before cancelling it (" + why + ")";
           continue;
         }
+        if (actions.outcome(ref, Kind.CANCEL) == null) {
+          observations.cancelling(ref);
+          RunHost host = s.host;
+          String jobId = a.jobId;
+          actions.request(s.id, ref, Kind.CANCEL, () -> {
+            host.cancel(ref, jobId);
+            return null;
+          });
+        }
+        HostActions.Outcome cancelled = actions.outcome(ref, Kind.CANCEL);
+        if (cancelled == null) {
+          a.message = "cancelling run " + runId + " (" + why + ")";
+          continue;
+        }
+        actions.forget(ref, Kind.CANCEL);
+        if (!cancelled.ok()) {
+          // Asked again by the next reconcile, woken after RETRY.
+          a.message = "cancel failed (" + why + "), will retry: " + cancelled.failure().getMessage();
+          LOG.warn("{} arm {}: cancel failed: {}", s.who, a.name, cancelled.failure().getMessage());
+          again = RETRY;
+          continue;
+        }
+        observations.untrack(ref);
+        actions.forget(ref, Kind.SUBMIT);
+        LOG.info("{} arm {}: cancelled run {} because {}", s.who, a.name, runId, why);
+        events.record(s.rc, EventReason.Cancelled, a.name, "arm " + a.name + ": run " + runId + " cancelled (" + reason + "): " + why);
       }
       if (!s.specHasArm(a.name)) {
         if (hadRun) {
-          a.phase(ArmPhase.Cancelled);
-          a.reason(ArmReason.ArmRemoved);
-          a.finishedAt = s.now.toString();
-          a.message = "cancelled: " + why;
+          end(s, a, ArmPhase.Cancelled, reason, "cancelled: " + why);
         } else {
           s.arms.remove(a.name);
         }
@@ -110,29 +140,36 @@ final class ArmScheduler {
         }
         s.arms.put(a.name, next);
       } else if (hadRun) {
-        a.phase(ArmPhase.Cancelled);
-        a.reason(reason);
-        a.finishedAt = s.now.toString();
-        a.message = "cancelled: " + why;
+        end(s, a, ArmPhase.Cancelled, reason, "cancelled: " + why);
       }
     }
     if (!suspended) {
       // A run the operator cancelled (suspend) runs again once nothing holds it; one whose job the
-      // host ended (scancel, time limit, node failure) is Failed instead (ArmProgress).
+      // host ended (scancel, time limit, node failure) is Failed instead (RunTracker).
       // Its finished runs stay: the cancelled one is made again.
       s.arms.replaceAll((n, a) -> {
         if (a.phase() != ArmPhase.Cancelled || a.reason() == ArmReason.ArmRemoved) {
           return a;
         }
-        ArmStatus again = ComparisonState.pending(n);
-        ArmRuns.carry(a, again);
-        return again;
+        ArmStatus again2 = ComparisonState.pending(n);
+        ArmRuns.carry(a, again2);
+        return again2;
       });
     }
+    return again;
   }
 
+  private static void end(ComparisonState s, ArmStatus a, ArmPhase phase, ArmReason reason, String message) {
+    a.phase(phase);
+    a.reason(reason);
+    a.finishedAt = s.now.toString();
+    a.message = message;
+  }
 
-  /** Records a run id, then submits: one step per reconcile, so a restart never submits twice. */
+  /**
+   * Records a run id, then submits: one step per reconcile, so a restart never submits twice.
+   * Returns when to look again (null: when something changes).
+   */
   Duration submitNext(ComparisonState s) {
     boolean inFlight = s.arms.values().stream().anyMatch(a -> a.phase().inFlight());
     if (!s.specErrors.isEmpty() || (s.rc.getSpec() != null && s.rc.getSpec().suspended())) {
@@ -146,7 +183,7 @@ final class ArmScheduler {
     }
     // A run id is only recorded in the comparison's turn: one recorded and not yet submitted still
     // holds the host after a restart, when the queue (in memory) starts empty.
-    boolean hasTurn = inFlight || s.arms.values().stream().anyMatch(a -> a.phase() == ArmPhase.Pending && a.runId != null);
+    boolean hasTurn = s.arms.values().stream().anyMatch(ArmRuns::holdsHost);
     ClusterQueue.Place place = s.sharedHost() ? queue.want(s.clusterKey(), s.id, s.arrival(), hasTurn) : new ClusterQueue.Place(0, null);
     if (inFlight) {
       return Duration.ofMinutes(5);
@@ -191,36 +228,64 @@ final class ArmScheduler {
       s.arms.put(next.name, next);
       return Duration.ofMillis(100);
     }
+    return submit(s, next);
+  }
+
+  /** The submit of a recorded run: asked for, still running, or done (then applied). */
+  private Duration submit(ComparisonState s, ArmStatus next) {
     RunRef ref = s.ref(next);
-    try {
-      Submissions.Prepared prepared = Submissions.Prepared.of(s.rc, s.cluster, s.planFor(next.name));
-      SecretEnvFile secrets = secretEnv.resolve(s.rc, s.cluster);
-      ScriptConfigMaps.store(client, s.rc, next.name, next.runId, prepared.scriptFileName(), prepared.script(),
-          prepared.scriptHash(), prepared.planJson());
-      RunRecord record = Submissions.submit(s.host, ref, prepared, secrets, s.now);
-      ArmStatus submitted = RunTracker.submitted(record);
-      ArmRuns.carry(next, submitted);
-      s.arms.put(next.name, submitted);
+    if (actions.outcome(ref, Kind.SUBMIT) == null && !actions.running(ref, Kind.SUBMIT)) {
+      {
+        // Everything the submit needs is read now, on the reconcile thread; the call reads the
+        // secret variables' Secrets, stores the script's ConfigMap and submits on its own thread.
+        Submissions.Prepared prepared = Submissions.Prepared.of(s.rc, s.cluster, s.planFor(next.name));
+        RunHost host = s.host;
+        var rc = s.rc;
+        var cluster = s.cluster;
+        String arm = next.name;
+        String runId = next.runId;
+        java.time.Instant at = s.now;
+        actions.request(s.id, ref, Kind.SUBMIT, () -> {
+          SecretEnvFile secrets = secretEnv.resolve(rc, cluster);
+          ScriptConfigMaps.store(client, rc, arm, runId, prepared.scriptFileName(), prepared.script(), prepared.scriptHash(),
+              prepared.planJson());
+          return Submissions.submit(host, ref, prepared, secrets, at);
+        });
+      }
+    }
+    HostActions.Outcome submitted = actions.outcome(ref, Kind.SUBMIT);
+    if (submitted == null) {
+      return Duration.ofMinutes(5); // woken when the submit ends
+    }
+    actions.forget(ref, Kind.SUBMIT);
+    if (submitted.ok()) {
+      RunRecord record = submitted.record();
+      ArmStatus status = RunTracker.submitted(record);
+      ArmRuns.carry(next, status);
+      s.arms.put(next.name, status);
       observations.track(s.id, s.clusterKey(), s.host, ref, record, s.pollInterval());
       LOG.info("{} arm {}: run {} submitted as job {}{}", s.who, next.name, next.runId, record.jobId(),
           record.foundExisting() ? " (found, not resubmitted)" : "");
       return Duration.ofMinutes(5);
-    } catch (ScriptConfigMaps.NotOwnedException e) {
+    }
+    Exception e = submitted.failure();
+    if (e instanceof ScriptConfigMaps.NotOwnedException) {
       // Someone else's ConfigMap has the script's name: nothing is submitted until it is gone.
       next.message = "not submitted: " + e.getMessage();
       LOG.warn("{} arm {}: {}", s.who, next.name, e.getMessage());
       return Duration.ofMinutes(1);
-    } catch (HostException e) {
-      s.clusterState = new ClusterState(false, HostFailures.reason(e.kind(), s.cluster.getSpec().mode()), e.getMessage());
-      next.message = "submit failed, will retry: " + e.getMessage();
-      LOG.warn("{} arm {}: submit failed: {}", s.who, next.name, e.getMessage());
-      return Duration.ofSeconds(15);
-    } catch (SecretEnvResolver.Unresolved e) {
+    }
+    if (e instanceof SecretEnvResolver.Unresolved) {
       s.secretEnvProblem = e.getMessage();
       next.message = "not submitted: " + e.getMessage();
       LOG.warn("{} arm {}: not submitted: {}", s.who, next.name, e.getMessage());
       return Duration.ofSeconds(30);
     }
+    if (e instanceof HostException h) {
+      s.clusterState = new ClusterState(false, HostFailures.reason(h.kind(), s.cluster.getSpec().mode()), e.getMessage());
+    }
+    next.message = "submit failed, will retry: " + e.getMessage();
+    LOG.warn("{} arm {}: submit failed: {}", s.who, next.name, e.getMessage());
+    return RETRY;
   }
-
 }

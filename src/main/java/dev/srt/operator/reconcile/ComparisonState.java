@@ -93,7 +93,7 @@ final class ComparisonState {
     // keep reporting its cancellation until the spec changes again.
     boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
     previous.values().stream()
-        .filter(a -> a.phase().inFlight() || (sameGeneration && a.reason() == ArmReason.ArmRemoved))
+        .filter(a -> ArmRuns.holdsHost(a) || (sameGeneration && a.reason() == ArmReason.ArmRemoved))
         .forEach(a -> arms.put(a.name, a));
     observedRerun = old == null ? null : old.observedRerun;
     String token = annotation(Api.RERUN_ANNOTATION);

@@ -1,5 +1,7 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.config.Echo;
+import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.HostFailures;
 import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.api.Mode;
@@ -20,6 +22,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -52,6 +55,8 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   public static final String REACHABLE = "Reachable";
   /** True while the cluster is being deleted and runs still use it. */
   public static final String IN_USE = "InUse";
+  /** True while reconciles of the GpuCluster fail (reason ReconcileError); cleared by the next one that works. */
+  public static final String DEGRADED = "Degraded";
   public static final String FINALIZER = Api.GROUP + "/wait-for-runs";
   static final Duration IN_USE_RECHECK = Duration.ofSeconds(5);
 
@@ -109,6 +114,22 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
     }
   }
 
+  /**
+   * A reconcile that threw shows in the GpuCluster's status too, as in a comparison's: Degraded
+   * with reason ReconcileError and the error's message. JOSDK retries with backoff.
+   */
+  @Override
+  public ErrorStatusUpdateControl<GpuCluster> updateErrorStatus(GpuCluster cluster, Context<GpuCluster> context, Exception e) {
+    String message = Echo.value(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    LOG.warn("GpuCluster {}/{}: reconcile failed: {}", cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), message, e);
+    GpuClusterStatus s = cluster.getStatus() == null ? new GpuClusterStatus()
+        : Mappers.json().convertValue(cluster.getStatus(), GpuClusterStatus.class);
+    Conditions.set(s.conditions, DEGRADED, Conditions.TRUE, ConditionReason.ReconcileError, "reconcile failed (retrying): " + message,
+        cluster.getMetadata().getGeneration(), clock.instant());
+    cluster.setStatus(s);
+    return ErrorStatusUpdateControl.patchStatus(cluster);
+  }
+
   @Override
   public UpdateControl<GpuCluster> reconcile(GpuCluster cluster, Context<GpuCluster> context) {
     metrics.counter("srt_reconciles_total", "kind", "GpuCluster").increment();
@@ -119,6 +140,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
     s.conditions = old == null || old.conditions == null ? new ArrayList<>() : new ArrayList<>(old.conditions.stream()
         .map(c -> new io.fabric8.kubernetes.api.model.Condition(c.getLastTransitionTime(), c.getMessage(),
             c.getObservedGeneration(), c.getReason(), c.getStatus(), c.getType())).toList());
+    s.conditions.removeIf(c -> DEGRADED.equals(c.getType()));
     if (probe == null) {
       Conditions.set(s.conditions, REACHABLE, Conditions.UNKNOWN, ConditionReason.Probing, "first probe pending", s.observedGeneration, clock.instant());
     } else {
@@ -187,7 +209,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       }
       for (ArmStatus a : rc.getStatus().arms) {
         // A recorded run id may have been submitted already (the record comes first): it counts.
-        boolean holds = a.runId != null && (a.phase().inFlight() || a.phase() == ArmPhase.Pending);
+        boolean holds = ArmRuns.holdsHost(a);
         if (holds) {
           out.add(rc.getMetadata().getName() + "/" + a.name + " (" + a.runId + ")");
         }

@@ -10,8 +10,10 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Echo;
 import dev.srt.operator.base.Mappers;
+import dev.srt.operator.host.Backoff;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.stream.Collectors;
@@ -60,11 +62,24 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final RunObservations observations;
   private final ArmObserver observer;
   private final ArmScheduler scheduler;
+  private final HostActions actions;
+  /** How long a deletion waits before it looks again at cancels that failed. */
+  private final Backoff cleanupBackoff = new Backoff(Duration.ofSeconds(4), Duration.ofMinutes(5), 2.0, 0.2);
   private final List<StatusListener> listeners;
   private final Map<ResourceID, Integer> cleanupAttempts = new ConcurrentHashMap<>();
 
   public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, EventRecorder events, Clock clock,
       Duration startingPoll, MeterRegistry metrics) {
+    this(client, hosts, policy, events, clock, startingPoll, metrics, null);
+  }
+
+  /**
+   * {@code hostCalls} runs the submits and cancels ({@code Runnable::run}: in the reconcile that
+   * decides them, for tests of the decisions); null for a pool of their own, never the reconcile
+   * thread.
+   */
+  public RouterComparisonReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, EventRecorder events, Clock clock,
+      Duration startingPoll, MeterRegistry metrics, java.util.concurrent.Executor hostCalls) {
     this.client = client;
     this.hosts = hosts;
     this.policy = policy;
@@ -73,7 +88,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.metrics = metrics;
     this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll, clock);
     this.observer = new ArmObserver(observations);
-    this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events);
+    this.actions = new HostActions(wakeUps::propagateEvent, clock, hostCalls);
+    this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events, actions);
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));
   }
 
@@ -125,8 +141,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     ComparisonState state = new ComparisonState(rc, clock.instant());
     state.load(name -> cluster(rc, context, name), hosts, policy, observations);
     observer.observe(state);
-    scheduler.cancelWhatMustStop(state);
-    Duration again = scheduler.submitNext(state);
+    Duration retryCancel = scheduler.cancelWhatMustStop(state);
+    Duration again = earliest(retryCancel, scheduler.submitNext(state));
     RouterComparisonStatus next = state.status();
     listeners.forEach(l -> l.changed(rc, old, next));
     if (!sameStatus(old, next)) {
@@ -154,47 +170,65 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     return ErrorStatusUpdateControl.patchStatus(rc);
   }
 
+  /**
+   * Cancels the comparison's runs before it goes, each cancel on the host actions' threads: the
+   * finalizer stays until every run is cancelled (or gone), and the deletion looks again with
+   * backoff while a host cannot be reached. The orphan annotation lets it go without cancelling.
+   */
   @Override
   public DeleteControl cleanup(RouterComparison rc, Context<RouterComparison> context) {
     String who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
     ResourceID id = ResourceID.fromResource(rc);
     List<ArmStatus> running = rc.getStatus() == null || rc.getStatus().arms == null ? List.of()
-        : rc.getStatus().arms.stream().filter(a -> a.runId != null
-            && (a.phase().inFlight() || a.phase() == ArmPhase.Pending)).toList();
+        : rc.getStatus().arms.stream().filter(ArmRuns::holdsHost).toList();
     Map<String, String> annotations = rc.getMetadata().getAnnotations();
     if (annotations != null && "true".equals(annotations.get(Api.ORPHAN_ON_DELETE_ANNOTATION))) {
-      running.forEach(a -> observations.untrack(new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId)));
+      running.forEach(a -> observations.untrack(ref(rc, a)));
       LOG.info("{}: deleted with {}: leaving {} run(s) on the host", who, Api.ORPHAN_ON_DELETE_ANNOTATION, running.size());
-      scheduler.leave(id);
-      cleanupAttempts.remove(id);
-      return DeleteControl.defaultDelete();
+      return deleted(rc, id);
     }
     String problem = null;
-    try {
-      String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
-      GpuCluster cluster = running.isEmpty() || clusterName == null ? null : cluster(rc, context, clusterName);
-      if (!running.isEmpty() && cluster == null) {
-        problem = "GpuCluster " + clusterName + " not found, so its jobs cannot be cancelled";
-      } else if (!running.isEmpty() && policy.refusal(cluster).isPresent()) {
-        problem = "GpuCluster " + clusterName + ": " + policy.refusal(cluster).get().message();
-      } else if (!running.isEmpty()) {
+    boolean waiting = false;
+    String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+    GpuCluster cluster = running.isEmpty() || clusterName == null ? null : cluster(rc, context, clusterName);
+    if (!running.isEmpty() && cluster == null) {
+      problem = "GpuCluster " + clusterName + " not found, so its jobs cannot be cancelled";
+    } else if (!running.isEmpty() && policy.refusal(cluster).isPresent()) {
+      problem = "GpuCluster " + clusterName + ": " + policy.refusal(cluster).get().message();
+    } else if (!running.isEmpty()) {
+      try {
         RunHost host = hosts.forCluster(cluster);
         for (ArmStatus a : running) {
-          RunRef ref = new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId);
-          host.cancel(ref, a.jobId);
-          observations.untrack(ref);
-          LOG.info("{} arm {}: cancelled run {} on deletion", who, a.name, a.runId);
-          events.record(rc, EventReason.Cancelled, a.name, "arm " + a.name + ": cancelled because the comparison is being deleted");
+          RunRef ref = ref(rc, a);
+          if (actions.outcome(ref, HostActions.Kind.CANCEL) == null) {
+            observations.cancelling(ref);
+            actions.request(id, ref, HostActions.Kind.CANCEL, () -> {
+              host.cancel(ref, a.jobId);
+              return null;
+            });
+          }
+          HostActions.Outcome cancelled = actions.outcome(ref, HostActions.Kind.CANCEL);
+          if (cancelled == null) {
+            waiting = true;
+          } else if (!cancelled.ok()) {
+            actions.forget(ref, HostActions.Kind.CANCEL);
+            problem = "cannot cancel jobs: " + cancelled.failure().getMessage();
+          } else {
+            observations.untrack(ref);
+            LOG.info("{} arm {}: cancelled run {} on deletion", who, a.name, a.runId);
+            events.record(rc, EventReason.Cancelled, a.name, "arm " + a.name + ": cancelled because the comparison is being deleted");
+          }
         }
+      } catch (HostException e) {
+        problem = "cannot cancel jobs: " + e.getMessage();
       }
-    } catch (HostException e) {
-      problem = "cannot cancel jobs: " + e.getMessage();
+    }
+    if (problem == null && !waiting) {
+      return deleted(rc, id);
     }
     if (problem == null) {
-      scheduler.leave(id);
-      cleanupAttempts.remove(id);
-      listeners.forEach(l -> l.removed(id));
-      return DeleteControl.defaultDelete();
+      // Woken when the cancels end.
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(Duration.ofMinutes(1).toMillis());
     }
     int attempt = cleanupAttempts.merge(id, 1, Integer::sum);
     String message = problem + "; retrying (set annotation " + Api.ORPHAN_ON_DELETE_ANNOTATION + "=\"true\" to delete without cancelling)";
@@ -212,8 +246,23 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     } catch (RuntimeException e) {
       LOG.warn("{}: cannot write status during deletion: {}", who, e.getMessage());
     }
-    long delay = Math.min(300_000L, 2_000L * (1L << Math.min(attempt, 8)));
-    return DeleteControl.noFinalizerRemoval().rescheduleAfter(delay);
+    return DeleteControl.noFinalizerRemoval().rescheduleAfter(cleanupBackoff.delay(attempt - 1).toMillis());
+  }
+
+  private DeleteControl deleted(RouterComparison rc, ResourceID id) {
+    scheduler.leave(id);
+    cleanupAttempts.remove(id);
+    actions.forgetAll(rc.getMetadata().getNamespace(), rc.getMetadata().getName());
+    listeners.forEach(l -> l.removed(id));
+    return DeleteControl.defaultDelete();
+  }
+
+  private static RunRef ref(RouterComparison rc, ArmStatus a) {
+    return new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId);
+  }
+
+  private static Duration earliest(Duration a, Duration b) {
+    return a == null ? b : b == null || a.compareTo(b) < 0 ? a : b;
   }
 
   /**
@@ -231,8 +280,9 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     return a != null && Mappers.json().valueToTree(a).equals(Mappers.json().valueToTree(b));
   }
 
-  /** Stops the poller (the operator calls this on shutdown). */
+  /** Stops the poller and the host actions (the operator calls this on shutdown). */
   public void close() {
     observations.close();
+    actions.close();
   }
 }

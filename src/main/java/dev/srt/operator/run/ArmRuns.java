@@ -24,6 +24,15 @@ public final class ArmRuns {
 
   private ArmRuns() {}
 
+  /**
+   * Whether the arm holds a run on the host: one in flight, or one whose id is recorded and that
+   * may already be submitted (a restart between recording and submitting). Such a run is watched,
+   * cancelled when it must stop, and keeps the comparison's turn on a shared host.
+   */
+  public static boolean holdsHost(ArmStatus a) {
+    return a.runId != null && (a.phase().inFlight() || a.phase() == ArmPhase.Pending);
+  }
+
   /** Whether a run in {@code phase} counts as a finished repetition (a cancelled one runs again). */
   public static boolean counts(ArmPhase phase) {
     return phase == ArmPhase.Succeeded || phase == ArmPhase.Failed;

@@ -26,7 +26,7 @@ final class ComparisonFixture {
   static RouterComparisonReconciler reconciler(KubernetesClient client, FakeHosts.State host, boolean allowLocalTransport,
       Duration startingPoll) {
     return new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(allowLocalTransport),
-        new EventRecorder(client), Clock.systemUTC(), startingPoll, new SimpleMeterRegistry()) {
+        new EventRecorder(client), Clock.systemUTC(), startingPoll, new SimpleMeterRegistry(), Runnable::run) {
       @Override
       protected void writeStatus(RouterComparison target, Context<RouterComparison> context, RouterComparisonStatus status) {
         target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));

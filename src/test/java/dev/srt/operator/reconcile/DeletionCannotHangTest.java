@@ -54,7 +54,7 @@ class DeletionCannotHangTest {
     client = api.client;
     host = new FakeHosts.State();
     comparisons = new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client),
-        Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry()) {
+        Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry(), Runnable::run) {
       @Override
       protected void writeStatus(RouterComparison target, Context<RouterComparison> context, RouterComparisonStatus status) {
         target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
@@ -117,6 +117,25 @@ class DeletionCannotHangTest {
     assertThat(host.cancelled).containsExactly(run);
     client.resource(rc).withGracePeriod(0).delete();
     assertThat(clusters.cleanup(cluster(), null).isRemoveFinalizer()).isTrue();
+  }
+
+  @Test
+  void aGpuClusterReconcileThatThrowsShowsInItsStatusUntilOneWorks() {
+    GpuCluster cluster = cluster();
+    var control = clusters.updateErrorStatus(cluster, null, new IllegalStateException("informer cache not synced"));
+    assertThat(control.getResource()).isPresent();
+    var degraded = Conditions.find(cluster.getStatus().conditions, GpuClusterReconciler.DEGRADED);
+    assertThat(degraded.getStatus()).isEqualTo("True");
+    assertThat(degraded.getReason()).isEqualTo("ReconcileError");
+    assertThat(degraded.getMessage()).contains("informer cache not synced");
+
+    // The first reconcile of a cluster: no probe has answered yet.
+    @SuppressWarnings("unchecked")
+    Context<GpuCluster> noProbeYet = (Context<GpuCluster>) java.lang.reflect.Proxy.newProxyInstance(Context.class.getClassLoader(),
+        new Class<?>[] {Context.class}, (proxy, method, args) -> method.getName().equals("getSecondaryResource")
+            ? java.util.Optional.empty() : null);
+    clusters.reconcile(cluster, noProbeYet);
+    assertThat(Conditions.find(cluster.getStatus().conditions, GpuClusterReconciler.DEGRADED)).isNull();
   }
 
   @Test

@@ -85,17 +85,9 @@ class OperatorMockIT {
     return client.resources(RouterComparison.class).inNamespace(NS).withName("qwen3-32b-routers").get();
   }
 
-  /**
-   * Changes the comparison as a user would: read, change, update. The operator writes its status
-   * meanwhile, so an update can meet a conflict (409): then read again and change again.
-   */
+  /** Changes the comparison as a user would, beside the operator's status writes. */
   void change(java.util.function.Consumer<RouterComparison> edit) {
-    await().atMost(WAIT).ignoreExceptionsInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class).until(() -> {
-      RouterComparison rc = rc();
-      edit.accept(rc);
-      client.resource(rc).update();
-      return true;
-    });
+    UserEdits.change(client, NS, "qwen3-32b-routers", WAIT, edit);
   }
 
   ArmStatus arm(String name) {

@@ -133,9 +133,7 @@ public final class RecordedOperatorLifecycle {
     }
     await().atMost(WAIT).until(() -> "True".equals(condition("Complete")));
 
-    RouterComparison rc = rc();
-    rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again"));
-    client.resource(rc).update();
+    UserEdits.change(client, NAMESPACE, COMPARISON, WAIT, rc -> rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again")));
     await().atMost(WAIT).until(() -> host.runs().size() == 4 && arm("sgl-router") != null && arm("sgl-router").jobId != null
         && host.runOf("sgl-router").equals(new RunRef(NAMESPACE, COMPARISON, "sgl-router", arm("sgl-router").runId)));
     RunRef inFlight = host.runOf("sgl-router");
@@ -198,9 +196,7 @@ public final class RecordedOperatorLifecycle {
   }
 
   private void touch(String value) {
-    RouterComparison rc = rc();
-    rc.getMetadata().setAnnotations(Map.of("test.srt.dev/touch", value));
-    client.resource(rc).update();
+    UserEdits.change(client, NAMESPACE, COMPARISON, WAIT, rc -> rc.getMetadata().setAnnotations(Map.of("test.srt.dev/touch", value)));
   }
 
   private RouterComparison rc() {

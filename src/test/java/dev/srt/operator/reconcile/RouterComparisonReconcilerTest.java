@@ -41,7 +41,7 @@ class RouterComparisonReconcilerTest {
     int statusWrites;
 
     Reconciler() {
-      super(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client), Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry());
+      super(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client), Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry(), Runnable::run);
     }
 
     @Override

@@ -388,7 +388,7 @@ class SecretEnvironmentTest {
       client = api.client;
       host = new FakeHosts.State();
       reconciler = new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(client), Clock.systemUTC(),
-          Duration.ofMillis(200), new SimpleMeterRegistry()) {
+          Duration.ofMillis(200), new SimpleMeterRegistry(), Runnable::run) {
         @Override
         protected void writeStatus(RouterComparison target, io.javaoperatorsdk.operator.api.reconciler.Context<RouterComparison> context,
             RouterComparisonStatus status) {
