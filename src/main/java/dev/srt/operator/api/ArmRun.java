@@ -1,6 +1,7 @@
 package dev.srt.operator.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
 
 /** One finished run of an arm: kept for the arm's summary and the verdicts, without its endpoints. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -38,6 +39,12 @@ public class ArmRun {
   /** Why a run failed, or why a succeeded one has no results. */
   public String message;
 
-  /** The run's headline numbers (a succeeded run's). */
+  /** The run's headline numbers (a succeeded run's); a run over a load ladder has levels instead. */
   public BenchmarkResults results;
+
+  /**
+   * A run over a load ladder (spec.workload.load): each level it finished, in ascending load. A run
+   * that failed mid-sweep keeps the levels it finished.
+   */
+  public List<LevelResults> levels;
 }

@@ -5,6 +5,7 @@ import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.order) || self.order in ['declared', 'randomized', 'interleaved']",
@@ -14,6 +15,13 @@ public class ExecutionSpec {
   public static final int MAX_REPETITIONS = 50;
   /** The most warm-up requests before an arm's measured run. */
   public static final int MAX_WARMUP_REQUESTS = 100_000;
+  /** The most verdict metrics. */
+  public static final int MAX_VERDICT_METRICS = 32;
+  /** Default of {@link #equivalenceMargin}. */
+  public static final double DEFAULT_EQUIVALENCE_MARGIN = 0.02;
+  /** Default of {@link #verdictMetrics}; goodput only when the comparison has an SLO. */
+  public static final List<String> DEFAULT_VERDICT_METRICS =
+      List.of("request_throughput", "goodput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate");
   /** Default of {@link #maxFailedRatio}. */
   public static final double DEFAULT_MAX_FAILED_RATIO = 0.01;
 
@@ -52,9 +60,31 @@ public class ExecutionSpec {
   @Max(1)
   public Double maxFailedRatio;
 
+  /**
+   * The metrics that get a verdict, per load level (names as in the runs' results, e.g.
+   * request_throughput, p99_ttft_ms). Default request_throughput, goodput (with spec.slo),
+   * p99_ttft_ms, p99_itl_ms and engine_cache_hit_rate. Changing it reruns nothing.
+   */
+  @Size(max = MAX_VERDICT_METRICS)
+  public List<@Size(max = Limits.MAX_WORD) String> verdictMetrics;
+
+  /**
+   * The largest difference, as a share of the baseline's mean, that still counts as none: an arm
+   * whose 90% interval of the difference lies within plus or minus this is equivalent (two
+   * one-sided tests). Above 0 and at most 1; default 0.02 (2%).
+   */
+  @Min(0)
+  @Max(1)
+  public Double equivalenceMargin;
+
   /** {@link #repetitions}, or 1. */
   public int repetitionsOrDefault() {
     return repetitions == null ? 1 : repetitions;
+  }
+
+  /** {@link #equivalenceMargin}, or its default. */
+  public double equivalenceMarginOrDefault() {
+    return equivalenceMargin == null ? DEFAULT_EQUIVALENCE_MARGIN : equivalenceMargin;
   }
 
   /** {@link #maxFailedRatio}, or its default. */

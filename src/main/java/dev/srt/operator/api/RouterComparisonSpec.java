@@ -78,6 +78,12 @@ public class RouterComparisonSpec {
   @Size(max = 32)
   public List<SecretEnvVar> secretEnv;
 
+  /**
+   * The latency objective of a good request: goodput and goodput % per load level, and with
+   * workload.load each arm's capacity at it.
+   */
+  public SloSpec slo;
+
   /** Order in which arms run. */
   public ExecutionSpec execution;
 

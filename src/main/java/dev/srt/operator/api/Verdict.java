@@ -3,7 +3,7 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
-/** How an arm compares with the baseline on one headline metric. */
+/** How an arm compares with the baseline on one metric at one load level, or on capacity. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Verdict {
   /** The arm compared. */
@@ -12,19 +12,42 @@ public class Verdict {
   /** The arm it is compared with (spec.execution.baseline). */
   public String baseline;
 
-  /** request_throughput, mean_ttft_ms, p99_ttft_ms or engine_cache_hit_rate. */
+  /** The metric judged (spec.execution.verdictMetrics, e.g. p99_ttft_ms), or capacity. */
   public String metric;
+
+  /** The load level it is judged at (spec.workload.load.levels); absent for capacity and without a ladder. */
+  public Double level;
 
   /** (arm mean - baseline mean) / baseline mean, in percent. */
   public Double deltaPct;
 
-  /** 95% confidence interval of deltaPct, [low, high] (Welch's t on the runs' values). */
+  /**
+   * 95% confidence interval of deltaPct, [low, high]: the delta method on the ratio of the means,
+   * with Welch's degrees of freedom, so the baseline's own spread counts.
+   */
   public List<Double> ci95Pct;
 
+  /** Welch's two-sided p-value for a difference of the means. */
+  public Double pValue;
+
   /**
-   * better or worse (by the metric's direction: higher throughput and cache hit rate, lower
-   * latencies), no-difference when the interval spans zero, not-comparable when either arm has fewer
-   * than 2 succeeded runs or failed more requests than spec.execution.maxFailedRatio.
+   * pValue adjusted by Holm–Bonferroni over every verdict of the comparison (metrics, arms and
+   * levels), the one the verdict is drawn from.
+   */
+  public Double pAdjusted;
+
+  /**
+   * The smallest difference, in percent of the baseline's mean, that these runs would detect with
+   * 80% power at the 5% level (given the observed spread and number of runs).
+   */
+  public Double mdePct;
+
+  /**
+   * better or worse (adjusted p below 0.05, by the metric's direction: higher throughput, goodput,
+   * capacity and cache hit rate, lower latencies); equivalent when the 90% interval of the difference
+   * lies within plus or minus spec.execution.equivalenceMargin; inconclusive otherwise (these runs
+   * cannot tell); not-comparable when either arm has fewer than 2 succeeded runs with the metric or
+   * failed more requests than spec.execution.maxFailedRatio.
    */
   public String verdict;
 

@@ -44,6 +44,12 @@ public class WorkloadSpec {
   @Max(Limits.MAX_SEED)
   public Integer seed;
 
+  /**
+   * A load ladder: the benchmark runs once per level within each run. Without it the benchmark
+   * runs once, at the load workload.args sets.
+   */
+  public LoadSpec load;
+
   /** Environment of the benchmark process. */
   @Size(max = Limits.MAX_ENV)
   @ValidationRule(value = Limits.KEYS_BOUNDED, message = Limits.KEYS_BOUNDED_MESSAGE)

@@ -215,7 +215,7 @@ final class ApplyOutput implements ArmRunner.Listener {
     Table.print(rows, out);
     if (!report.verdicts.isEmpty()) {
       out.println();
-      out.println("against " + report.baseline + " (difference of the means, Welch 95% interval):");
+      out.println("against " + report.baseline + " (difference of the means with its 95% interval; p-values Holm-adjusted):");
       int width = report.verdicts.stream().mapToInt(v -> v.arm.length()).max().orElse(0);
       for (String arm : arms) {
         List<String> parts = report.verdicts.stream().filter(v -> v.arm.equals(arm)).map(Cells::verdictLine).toList();

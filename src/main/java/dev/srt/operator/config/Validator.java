@@ -3,12 +3,14 @@ package dev.srt.operator.config;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The semantic rules of both kinds, all problems at once, each with its field path: the entry
- * point to {@link ComparisonRules}, {@link ClusterRules} and the router kinds' {@link FrontendRules}.
+ * point to {@link ComparisonRules}, {@link MeasurementRules}, {@link ClusterRules} and the router kinds'
+ * {@link FrontendRules}.
  * The same rules are CEL {@code x-kubernetes-validations} on the CRDs where CEL can express them;
  * they also run in the operator because not every API server (nor the test mock) enforces CEL, and
  * some need both resources (does the topology fit the cluster?).
@@ -44,7 +46,11 @@ public final class Validator {
    * cluster's own mode when it is not null.
    */
   public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, Mode mode) {
-    return ComparisonRules.check(rc, cluster, mode);
+    List<Problem> out = new ArrayList<>(ComparisonRules.check(rc, cluster, mode));
+    if (rc.getSpec() != null) {
+      out.addAll(MeasurementRules.check(rc.getSpec()));
+    }
+    return out;
   }
 
   /** Rules of a cluster. */

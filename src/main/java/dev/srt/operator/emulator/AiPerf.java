@@ -40,9 +40,16 @@ public final class AiPerf {
   /** Mooncake traces count prompt blocks of 512 tokens (AIPerf's default block size). */
   static final int TRACE_BLOCK_TOKENS = 512;
 
+  /** {@code --concurrency} not given with {@code --request-rate}: no bound, the loop stays open. */
+  static final int UNBOUNDED = Integer.MAX_VALUE;
+
+  /**
+   * @param concurrency in flight at most: {@code --concurrency}, 1 when neither it nor a rate is given, {@link #UNBOUNDED} for a rate alone
+   * @param durationSeconds {@code --benchmark-duration}: send (cycling the dataset) until then, instead of {@code --request-count}; 0 when not given
+   */
   public record Options(String model, String url, long seed, Path artifactDir, String prefix, int requestCount, int concurrency,
-      double requestRate, int isl, int islStd, int osl, int oslStd, Path inputFile, String datasetType, boolean fixedSchedule,
-      boolean autoOffset, ObjectNode extraInputs, double scale) {
+      double requestRate, double durationSeconds, int isl, int islStd, int osl, int oslStd, Path inputFile, String datasetType,
+      boolean fixedSchedule, boolean autoOffset, ObjectNode extraInputs, double scale) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("aiperf").withPositionals()
@@ -54,7 +61,7 @@ public final class AiPerf {
           .value("--output-tokens-stddev", "--osl-stddev").value("--input-file").value("--custom-dataset-type")
           .flag("--fixed-schedule").flag("--fixed-schedule-auto-offset").list("--extra-inputs")
           .value("--request-timeout-seconds").value("--ui").flag("--no-server-metrics").flag("--use-legacy-max-tokens")
-          .value("--warmup-request-count", "--num-warmup-requests").value("--goodput")
+          .value("--warmup-request-count", "--num-warmup-requests").value("--goodput").value("--benchmark-duration")
           .parse(argv);
       a.reportIgnored("aiperf", err);
       if (a.positional().isEmpty() || !a.positional().get(0).equals("profile")) {
@@ -80,8 +87,9 @@ public final class AiPerf {
       String input = a.get("--input-file");
       return new Options(model, (url.contains("://") ? url : "http://" + url).replaceAll("/+$", ""),
           Long.parseLong(a.get("--random-seed", "0")), Path.of(a.get("--output-artifact-dir", "artifacts")),
-          a.get("--profile-export-prefix", "profile_export"), a.getInt("--request-count", 10), a.getInt("--concurrency", 1),
-          a.getDouble("--request-rate", 0), a.getInt("--synthetic-input-tokens-mean", 550), a.getInt("--synthetic-input-tokens-stddev", 0),
+          a.get("--profile-export-prefix", "profile_export"), a.getInt("--request-count", 10),
+          a.has("--concurrency") ? a.getInt("--concurrency", 1) : a.has("--request-rate") ? UNBOUNDED : 1,
+          a.getDouble("--request-rate", 0), a.getDouble("--benchmark-duration", 0), a.getInt("--synthetic-input-tokens-mean", 550), a.getInt("--synthetic-input-tokens-stddev", 0),
           a.getInt("--output-tokens-mean", 64), a.getInt("--output-tokens-stddev", 0), input == null ? null : Path.of(input),
           a.get("--custom-dataset-type"), a.flag("--fixed-schedule"), a.flag("--fixed-schedule-auto-offset"), extra,
           scaleEnv == null ? BenchServing.DEFAULT_SCALE : Double.parseDouble(scaleEnv));
@@ -103,6 +111,9 @@ public final class AiPerf {
   /** One request of the dataset: its prompt and, with a fixed schedule, when to send it (ms from the start). */
   record Entry(BenchWorkload.Prompt prompt, long atMs) {}
 
+  /** A request sent: what came of it, and when it was sent (ns since the epoch, as AIPerf's records say). */
+  record Sent(BenchServing.Outcome outcome, long startNs) {}
+
   private final Options opts;
   private final PrintStream out;
   private final PrintStream err;
@@ -123,15 +134,16 @@ public final class AiPerf {
     BenchServing client = new BenchServing(BenchServing.Options.client(opts.url(), opts.seed(), opts.extraInputs(),
         opts.extraInputs().path("ignore_eos").asBoolean(false)), out, err);
     Instant start = Instant.now();
-    List<BenchServing.Outcome> outcomes = send(client, dataset);
+    List<Sent> sent = send(client, dataset);
+    List<BenchServing.Outcome> outcomes = sent.stream().map(Sent::outcome).toList();
     Instant end = Instant.now();
     double seconds = Math.max(1e-9, Duration.between(start, end).toNanos() / 1e9);
     Files.createDirectories(opts.artifactDir());
     Files.writeString(opts.artifactDir().resolve(opts.prefix() + "_aiperf.json"),
         Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(export(outcomes, seconds, start, end)) + "\n");
     StringBuilder records = new StringBuilder();
-    for (BenchServing.Outcome o : outcomes) {
-      records.append(Json.write(record(o))).append('\n');
+    for (int i = 0; i < sent.size(); i++) {
+      records.append(Json.write(record(i, sent.get(i)))).append('\n');
     }
     Files.writeString(opts.artifactDir().resolve(opts.prefix() + ".jsonl"), records.toString(), StandardCharsets.UTF_8);
     long completed = outcomes.stream().filter(BenchServing.Outcome::success).count();
@@ -187,17 +199,23 @@ public final class AiPerf {
     return out;
   }
 
-  private List<BenchServing.Outcome> send(BenchServing client, List<Entry> dataset) throws InterruptedException {
+  /**
+   * Sends the dataset: a fixed schedule at each entry's time; otherwise at most --concurrency in
+   * flight, each request sent when a slot frees (or at Poisson arrivals with --request-rate); with
+   * --benchmark-duration the dataset is sent round and round until the duration is over, and the
+   * requests in flight then are awaited.
+   */
+  private List<Sent> send(BenchServing client, List<Entry> dataset) throws InterruptedException {
     ExecutorService pool = Http.daemonPool("aiperf-request");
     try {
-      // A fixed schedule sends each request at its time; otherwise at most --concurrency in flight
-      // (or a Poisson arrival at --request-rate).
       Semaphore slots = new Semaphore(opts.fixedSchedule() ? Integer.MAX_VALUE : Math.max(1, opts.concurrency()));
       Random arrivals = new Random(opts.seed());
       long t0 = System.nanoTime();
+      long stop = opts.durationSeconds() > 0 ? t0 + (long) (opts.durationSeconds() * 1e9) : Long.MAX_VALUE;
       double at = 0;
-      List<Future<BenchServing.Outcome>> futures = new ArrayList<>();
-      for (Entry e : dataset) {
+      List<Future<Sent>> futures = new ArrayList<>();
+      for (int i = 0; opts.durationSeconds() > 0 ? !dataset.isEmpty() : i < dataset.size(); i++) {
+        Entry e = dataset.get(i % dataset.size());
         long due;
         if (opts.fixedSchedule()) {
           due = t0 + e.atMs() * 1_000_000L;
@@ -212,23 +230,28 @@ public final class AiPerf {
           Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
         }
         slots.acquire();
+        if (System.nanoTime() - stop >= 0) {
+          slots.release();
+          break;
+        }
         futures.add(pool.submit(() -> {
           try {
-            return client.send(opts.model(), e.prompt());
+            long startNs = System.currentTimeMillis() * 1_000_000L;
+            return new Sent(client.send(opts.model(), e.prompt()), startNs);
           } finally {
             slots.release();
           }
         }));
       }
-      List<BenchServing.Outcome> outcomes = new ArrayList<>();
-      for (Future<BenchServing.Outcome> f : futures) {
+      List<Sent> sent = new ArrayList<>();
+      for (Future<Sent> f : futures) {
         try {
-          outcomes.add(f.get());
+          sent.add(f.get());
         } catch (java.util.concurrent.ExecutionException ex) {
-          outcomes.add(BenchServing.Outcome.failed(0, RequestFailure.exception(ex.getCause())));
+          sent.add(new Sent(BenchServing.Outcome.failed(0, RequestFailure.exception(ex.getCause())), System.currentTimeMillis() * 1_000_000L));
         }
       }
-      return outcomes;
+      return sent;
     } finally {
       pool.shutdownNow();
     }
@@ -264,7 +287,18 @@ public final class AiPerf {
       config.put("input_file", opts.inputFile().toString()).put("custom_dataset_type", opts.datasetType())
           .put("fixed_schedule", opts.fixedSchedule());
     } else {
-      config.put("request_count", opts.requestCount()).put("concurrency", opts.concurrency());
+      config.put("request_count", opts.requestCount());
+      if (opts.concurrency() == UNBOUNDED) {
+        config.putNull("concurrency");
+      } else {
+        config.put("concurrency", opts.concurrency());
+      }
+      if (opts.requestRate() > 0) {
+        config.put("request_rate", opts.requestRate());
+      }
+      if (opts.durationSeconds() > 0) {
+        config.put("benchmark_duration", opts.durationSeconds());
+      }
     }
     record(r, "time_to_first_token", "ms", ok, o -> List.of(o.ttft() * 1000));
     record(r, "inter_token_latency", "ms", ok, o -> o.outputLen() > 1 ? List.of((o.latency() - o.ttft()) / (o.outputLen() - 1) * 1000) : List.of());
@@ -320,18 +354,53 @@ public final class AiPerf {
     m.put("std", s.std()).put("count", s.count()).put("sum", all.stream().mapToDouble(Double::doubleValue).sum());
   }
 
-  private static ObjectNode record(BenchServing.Outcome o) {
+  /**
+   * One line of {@code <prefix>.jsonl} as AIPerf writes it: {@code metadata} (its index, ids,
+   * timestamps in ns, the profiling phase), {@code metrics} as {@code {value, unit}} (for a
+   * success TTFT, the gaps between chunks, latency, time per output token, lengths; for a failure
+   * the prompt length only) and {@code error} (null for a success).
+   */
+  static ObjectNode record(int index, Sent sent) {
+    BenchServing.Outcome o = sent.outcome();
     ObjectNode rec = Json.object();
-    rec.putObject("metadata").put("success", o.success());
+    ObjectNode meta = rec.putObject("metadata");
+    meta.put("session_num", index).put("x_request_id", UUID.randomUUID().toString())
+        .put("x_correlation_id", UUID.randomUUID().toString()).put("conversation_id", "session_" + index).put("turn_index", 0)
+        .put("request_start_ns", sent.startNs());
+    if (o.success()) {
+      meta.put("request_ack_ns", sent.startNs() + Math.round(o.ttft() * 1e9));
+    } else {
+      meta.putNull("request_ack_ns");
+    }
+    meta.put("request_end_ns", sent.startNs() + Math.round(o.latency() * 1e9)).put("worker_id", "worker_0")
+        .put("record_processor_id", "record_processor_0").put("benchmark_phase", "profiling").put("was_cancelled", false)
+        .putNull("cancellation_time_ns");
     ObjectNode m = rec.putObject("metrics");
     if (o.success()) {
-      m.putObject("time_to_first_token").put("value", o.ttft() * 1000).put("unit", "ms");
-      m.putObject("request_latency").put("value", o.latency() * 1000).put("unit", "ms");
-      m.putObject("input_sequence_length").put("value", o.promptLen()).put("unit", "tokens");
-      m.putObject("output_sequence_length").put("value", o.outputLen()).put("unit", "tokens");
+      value(m, "input_sequence_length", o.promptLen(), "tokens");
+      value(m, "time_to_first_token", o.ttft() * 1000, "ms");
+      value(m, "request_latency", o.latency() * 1000, "ms");
+      value(m, "output_token_count", o.outputLen(), "tokens");
+      ObjectNode icl = m.putObject("inter_chunk_latency");
+      ArrayNode gaps = icl.putArray("value");
+      o.itls().forEach(g -> gaps.add(g * 1000));
+      icl.put("unit", "ms");
+      value(m, "output_sequence_length", o.outputLen(), "tokens");
+      if (o.outputLen() > 1) {
+        value(m, "inter_token_latency", (o.latency() - o.ttft()) / (o.outputLen() - 1) * 1000, "ms");
+        if (o.latency() > o.ttft()) {
+          value(m, "output_token_throughput_per_user", (o.outputLen() - 1) / (o.latency() - o.ttft()), "tokens/sec/user");
+        }
+      }
+      rec.putNull("error");
     } else {
+      value(m, "error_isl", o.promptLen(), "tokens");
       errorDetails(rec.putObject("error"), o.failure());
     }
     return rec;
+  }
+
+  private static void value(ObjectNode metrics, String name, double value, String unit) {
+    metrics.putObject(name).put("value", value).put("unit", unit);
   }
 }

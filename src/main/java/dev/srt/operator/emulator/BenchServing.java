@@ -38,7 +38,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BenchServing {
   static final double DEFAULT_SCALE = 0.25;
+  /**
+   * In flight at most when {@code --max-concurrency} is not given and every request is sent at once
+   * ({@code --request-rate inf}): the real tool would open them all, the emulator bounds its threads.
+   * With a finite rate there is no bound, as in the real tool: the loop stays open.
+   */
   static final int DEFAULT_MAX_CONCURRENCY = 64;
+  /** {@code --max-concurrency} not given with a finite rate: no bound. */
+  static final int UNBOUNDED = Integer.MAX_VALUE;
 
   public record Options(String backend, String baseUrl, String model, String datasetName, int numPrompts, long seed,
       double requestRate, int maxConcurrency, int gspGroups, int gspPerGroup, int gspSystemLen,
@@ -72,7 +79,8 @@ public final class BenchServing {
       return new Options(backend, base.replaceAll("/+$", ""), a.get("--model", a.get("--served-model-name")),
           a.get("--dataset-name", "random"), a.getInt("--num-prompts", 1000), Long.parseLong(a.get("--seed", "1")),
           rate.equalsIgnoreCase("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(rate),
-          a.getInt("--max-concurrency", DEFAULT_MAX_CONCURRENCY),
+          a.has("--max-concurrency") ? a.getInt("--max-concurrency", DEFAULT_MAX_CONCURRENCY)
+              : rate.equalsIgnoreCase("inf") ? DEFAULT_MAX_CONCURRENCY : UNBOUNDED,
           a.getInt("--gsp-num-groups", 64), a.getInt("--gsp-prompts-per-group", 16), a.getInt("--gsp-system-prompt-len", 2048),
           a.getInt("--gsp-question-len", 128), a.getInt("--gsp-output-len", 256), a.flag("--gsp-ordered"),
           a.getInt("--random-input-len", 1024), a.getInt("--random-output-len", 1024), a.getDouble("--random-range-ratio", 0.0),
@@ -401,7 +409,11 @@ public final class BenchServing {
     } else {
       r.put("request_rate", opts.requestRate());
     }
-    r.put("max_concurrency", opts.maxConcurrency());
+    if (opts.maxConcurrency() == UNBOUNDED) {
+      r.putNull("max_concurrency");
+    } else {
+      r.put("max_concurrency", opts.maxConcurrency());
+    }
     r.putNull("sharegpt_output_len");
     r.put("random_input_len", opts.scaled(opts.randomInputLen())).put("random_output_len", opts.scaled(opts.randomOutputLen()))
         .put("random_range_ratio", opts.randomRangeRatio());

@@ -1,5 +1,6 @@
 package dev.srt.operator.emulator;
 
+import dev.srt.operator.base.Percentiles;
 import java.util.Arrays;
 import java.util.List;
 
@@ -37,12 +38,6 @@ public final class BenchStats {
 
   /** numpy.percentile's default ("linear") interpolation between closest ranks. */
   public double percentile(double p) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    double rank = p / 100 * (sorted.length - 1);
-    int lo = (int) Math.floor(rank);
-    int hi = Math.min(lo + 1, sorted.length - 1);
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+    return Percentiles.of(sorted, p);
   }
 }

@@ -37,6 +37,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class SglangWorker implements EmulatedProcess {
   static final String VERSION = "0.5.18+emulated";
   private static final int DEFAULT_MAX_TOKENS = 64;
+  /** KV-cache tokens per GPU of --tp-size, when --max-total-tokens does not say: what the memory left by the weights holds. */
+  static final int KV_TOKENS_PER_GPU = 65_536;
 
   /** The launch flags the emulator uses, plus its own settings from the environment. */
   public record Options(
@@ -111,7 +113,7 @@ public final class SglangWorker implements EmulatedProcess {
           a.getInt("--context-length", 40960),
           a.getInt("--stream-interval", 1),
           envInt(env, "SRT_EMULATOR_MAX_CHUNKS", 16),
-          a.getInt("--max-total-tokens", 262144),
+          a.getInt("--max-total-tokens", KV_TOKENS_PER_GPU * a.getInt("--tp-size", 1)),
           envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS_PORT_" + port, envInt(env, "SRT_EMULATOR_STARTUP_DELAY_MS", 300)),
           "1".equals(env.get("SRT_EMULATOR_FAIL_HEALTH")),
           LatencyModel.fromEnv(env, "sglang:" + port),
@@ -154,6 +156,8 @@ public final class SglangWorker implements EmulatedProcess {
   private final PrefillLane prefillLane = new PrefillLane();
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger();
+  /** Requests past prefill, streaming their reply: the decode batch. */
+  private final AtomicInteger decoding = new AtomicInteger();
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder cachedTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
@@ -462,7 +466,12 @@ public final class SglangWorker implements EmulatedProcess {
       if (req.path("stream").asBoolean(false)) {
         stream(ex, c, req.path("stream_options").path("include_usage").asBoolean(false));
       } else {
-        sleep(opts.latency().decodeNanos(reply.words().size() - 1));
+        decoding.incrementAndGet();
+        try {
+          sleep(opts.latency().decodeNanos(reply.words().size() - 1, decoding.get()));
+        } finally {
+          decoding.decrementAndGet();
+        }
         ObjectNode response = c.response();
         if (prefillOnly) {
           response.set("disaggregated_params", disaggregation.disaggregatedParams(room));
@@ -533,11 +542,16 @@ public final class SglangWorker implements EmulatedProcess {
       if (n == 0) {
         event(out, c.chunk("", true, c.reply.finishReason()));
       }
-      for (int from = 0; from < n; from += perChunk) {
-        int to = Math.min(n, from + perChunk);
-        sleep(opts.latency().decodeNanos(from == 0 ? to - from - 1 : to - from));
-        String text = (from == 0 ? "" : " ") + String.join(" ", words.subList(from, to));
-        event(out, c.chunk(text, from == 0, to == n ? c.reply.finishReason() : null));
+      decoding.incrementAndGet();
+      try {
+        for (int from = 0; from < n; from += perChunk) {
+          int to = Math.min(n, from + perChunk);
+          sleep(opts.latency().decodeNanos(from == 0 ? to - from - 1 : to - from, decoding.get()));
+          String text = (from == 0 ? "" : " ") + String.join(" ", words.subList(from, to));
+          event(out, c.chunk(text, from == 0, to == n ? c.reply.finishReason() : null));
+        }
+      } finally {
+        decoding.decrementAndGet();
       }
       if (includeUsage) {
         ObjectNode u = c.envelope("chat.completion.chunk");

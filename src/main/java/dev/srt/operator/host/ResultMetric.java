@@ -18,14 +18,26 @@ public enum ResultMetric {
   TOTAL_THROUGHPUT,
   MEAN_TTFT_MS,
   MEDIAN_TTFT_MS,
+  P90_TTFT_MS,
   P99_TTFT_MS,
   MEAN_ITL_MS,
+  MEDIAN_ITL_MS,
+  P90_ITL_MS,
   P99_ITL_MS,
+  MEAN_TPOT_MS,
+  P99_TPOT_MS,
   MEAN_E2E_LATENCY_MS,
+  P99_E2E_LATENCY_MS,
+  /** Requests per second that met spec.slo. */
+  GOODPUT,
+  /** Requests that met spec.slo over all requests sent (0..1). */
+  GOODPUT_RATIO,
   /** Prompt tokens the engines served from their device prefix cache, over all prompt tokens (0..1). */
   ENGINE_CACHE_HIT_RATE,
   /** Requests of the busiest worker over those of the idlest one (1 is perfectly even). */
-  WORKER_REQUESTS_MAX_OVER_MIN;
+  WORKER_REQUESTS_MAX_OVER_MIN,
+  /** Requests of the busiest worker over the mean per worker (1 is perfectly even). */
+  WORKER_REQUESTS_MAX_OVER_MEAN;
 
   /** bench_serving's name: {@code request_throughput}, {@code p99_ttft_ms}, ... */
   public String key() {

@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.base.Shell;
 import java.time.Duration;
 import java.util.Base64;
@@ -9,9 +10,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The one remote command that reads a finished run's {@link ResultFile}s, and the parser of its
- * output. Each file is cut at its limit (plus one byte, so that an oversized one is recognised)
- * on the host: bench_serving's file is reduced to its last non-blank line, the scrapes to their
+ * The one remote command that reads the {@link ResultFile}s of one results directory of a finished
+ * run, and the parser of its output. Each file is cut at its limit (plus one byte, so that an
+ * oversized one is recognised) on the host: bench_serving's file is reduced to its last non-blank
+ * line, AIPerf's records are those beside the first export, the scrapes to their
  * {@code # srt-scrape} headers and the three SGLang counters the numbers need. Files over
  * {@link #MAX_SCAN_BYTES} are not even scanned; symbolic links and anything that is not a
  * regular file are not read.
@@ -28,7 +30,7 @@ final class ResultsFetch {
 
   private ResultsFetch() {}
 
-  static String command(String runDir) {
+  static String command(String runDir, String resultsDir) {
     return """
         set -u
         LC_ALL=C
@@ -47,33 +49,41 @@ final class ResultsFetch {
           fi
         }
         if cd -- %s 2>/dev/null; then
-          if usable %s %s; then
-            grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
+          if cd -- %s 2>/dev/null; then
+            if usable %s %s; then
+              grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
+            fi
+            set -- %s
+            if usable "$1" %s; then
+              head -c %d -- "$1" | frame %s
+              records="${1%%_aiperf.json}.jsonl"
+              if usable "$records" %s; then
+                head -c %d -- "$records" | frame %s
+              fi
+            fi
+            scrape %s %s %d
+            scrape %s %s %d
           fi
-          set -- %s
-          if usable "$1" %s; then
-            head -c %d -- "$1" | frame %s
-          fi
-          scrape %s %s %d
-          scrape %s %s %d
         else
           printf '%%s\\n' %s
         fi
         printf '%%s\\n' %s
         """.formatted(
             MAX_SCAN_BYTES,
-            Shell.quote(runDir),
+            Shell.quote(runDir), Shell.quote(resultsDir),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.frame(),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
             ResultFile.AIPERF.path, // a glob, so unquoted: a constant
             ResultFile.AIPERF.frame(), ResultFile.AIPERF.maxBytes + 1, ResultFile.AIPERF.frame(),
+            ResultFile.AIPERF_RECORDS.frame(), ResultFile.AIPERF_RECORDS.maxBytes + 1, ResultFile.AIPERF_RECORDS.frame(),
             Shell.quote(ResultFile.METRICS_BEFORE.path), ResultFile.METRICS_BEFORE.frame(), ResultFile.METRICS_BEFORE.maxBytes + 1,
             Shell.quote(ResultFile.METRICS_AFTER.path), ResultFile.METRICS_AFTER.frame(), ResultFile.METRICS_AFTER.maxBytes + 1,
             NO_RUN_DIR, END);
   }
 
-  static RunResults read(Transport transport, String runDir, Duration timeout) throws HostException {
-    ExecResult result = transport.exec(command(runDir), timeout);
+  /** Reads the result files of {@code resultsDir} (relative to {@code runDir}) and computes their numbers. */
+  static RunResults read(Transport transport, String runDir, String resultsDir, SloSpec slo, Duration timeout) throws HostException {
+    ExecResult result = transport.exec(command(runDir, resultsDir), timeout);
     if (!result.succeeded()) {
       throw new HostException(HostException.Kind.COMMAND_FAILED, transport.describe() + ": reading the result files of "
           + runDir + " failed (exit " + result.exitCode() + "): " + ExecResult.abbreviate(result.stderr().strip(), 2000));
@@ -84,9 +94,9 @@ final class ResultsFetch {
     }
     if (!fetched.tooLarge().isEmpty()) {
       ResultFile f = fetched.tooLarge().iterator().next();
-      return RunResults.none(f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB");
+      return RunResults.none(resultsDir + "/" + f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB");
     }
-    return ResultsParser.parse(fetched.files());
+    return ResultsParser.parse(fetched.files(), slo, resultsDir);
   }
 
   /** What the command printed: the files it read, those too large to read, or that the run directory is missing. */

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.verdict.Metric;
 import java.time.Duration;
 import java.util.Collections;
@@ -9,7 +10,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A finished run's headline numbers, computed on this side from the benchmark's own result files
+ * The numbers of a finished run (or of one level of its ladder), computed on this side from the benchmark's own result files
  * (never from a line of events.jsonl, which anything in the run can write), or why there are none.
  *
  * @param metrics each known metric the files gave, as a plain non-negative decimal ({@code "748.2"})
@@ -17,6 +18,10 @@ import java.util.regex.Pattern;
  *     oversized file, none at all), never text taken from a file
  */
 public record RunResults(Map<ResultMetric, String> metrics, String problem) {
+  /** A run's results directory, relative to its run directory. */
+  public static final String RESULTS = "results";
+  /** {@link #RESULTS} or one level's directory in it. */
+  private static final Pattern RESULTS_DIRECTORY = Pattern.compile("results(/level-[1-9][0-9]{0,2})?");
   /** What {@link #read} allows the one remote command. */
   public static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern PLAIN_DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,17})?");
@@ -65,12 +70,40 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem) {
   }
 
   /**
-   * Reads the result files of a finished run with one remote command (each file size-limited on
-   * the host) and computes its numbers. Anything wrong with the files is a {@link #problem()}.
+   * Reads the result files of a finished run's {@code results/} with one remote command (each file
+   * size-limited on the host) and computes its numbers, without an SLO (no goodput). Anything wrong
+   * with the files is a {@link #problem()}.
    *
    * @throws HostException only when the host cannot be asked (then try again later)
    */
   public static RunResults read(Backend backend, RunRef run) throws HostException {
-    return ResultsFetch.read(backend.transport(), backend.runDirectory(run).path(), TIMEOUT);
+    return read(backend, run, RESULTS, null);
+  }
+
+  /**
+   * Reads the result files of one results directory of a finished run (its {@code results/}, or
+   * {@link #levelDirectory} of one level of a ladder) with one remote command, each file
+   * size-limited on the host, and computes their numbers: goodput and its ratio with {@code slo}.
+   * The per-request data stays on the host; only the numbers come back. Anything wrong with the
+   * files is a {@link #problem()}.
+   *
+   * @param resultsDir relative to the run directory: {@code results} or {@code results/level-<i>}
+   * @param slo the comparison's spec.slo, or null
+   * @throws HostException only when the host cannot be asked (then try again later)
+   * @throws IllegalArgumentException for a results directory that is not one of those
+   */
+  public static RunResults read(Backend backend, RunRef run, String resultsDir, SloSpec slo) throws HostException {
+    if (!RESULTS_DIRECTORY.matcher(resultsDir).matches()) {
+      throw new IllegalArgumentException("not a results directory of a run: " + resultsDir);
+    }
+    return ResultsFetch.read(backend.transport(), backend.runDirectory(run).path(), resultsDir, slo, TIMEOUT);
+  }
+
+  /** The results directory of level {@code index} (from 1) of a ladder: {@code results/level-<index>}. */
+  public static String levelDirectory(int index) {
+    if (index < 1) {
+      throw new IllegalArgumentException("levels count from 1: " + index);
+    }
+    return RESULTS + "/level-" + index;
   }
 }

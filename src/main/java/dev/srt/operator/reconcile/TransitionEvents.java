@@ -73,7 +73,7 @@ final class TransitionEvents implements StatusListener {
     }
   }
 
-  /** {@code ; against a: b req/s +3.1% [-2.0, +8.2] no-difference, ...}: the verdicts in one line. */
+  /** {@code ; against a: b req/s +3.1% [-2.0, +8.2] inconclusive, ...}: the verdicts in one line. */
   static String verdictLine(RouterComparisonStatus s) {
     if (s.verdicts == null || s.verdicts.isEmpty()) {
       return "";

@@ -51,6 +51,8 @@ public final class HtmlReport {
     List<ReportTables.VerdictRow> verdicts = ReportTables.verdicts(report);
     scope.put("verdicts", verdicts);
     scope.put("hasVerdicts", !verdicts.isEmpty());
+    scope.put("verdictNote", MarkdownReport.VERDICT_NOTE);
+    scope.put("ladder", report.loadUnit != null);
     List<String> notComparable = ReportTables.notComparable(report);
     scope.put("notComparable", notComparable);
     scope.put("hasNotComparable", !notComparable.isEmpty());
@@ -72,7 +74,7 @@ public final class HtmlReport {
 
   private static List<Chart> charts(ComparisonReport report) {
     List<Chart> charts = new ArrayList<>();
-    for (Metric m : Metric.HEADLINE) {
+    for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
       charts.add(new Chart("strip", m.key(), MetricText.heading(m) + ": every run", StripChart.draw(report, m)));
     }
     for (Metric m : List.of(Metric.REQUEST_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.ENGINE_CACHE_HIT_RATE)) {

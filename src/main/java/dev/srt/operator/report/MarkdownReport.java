@@ -12,6 +12,13 @@ import java.util.List;
  * summary, what was held constant, and the runs. The rows are those of the HTML report.
  */
 public final class MarkdownReport {
+  /** What the verdict words and columns mean; the HTML report says the same. */
+  static final String VERDICT_NOTE = "Difference: (arm mean − baseline mean) / baseline mean, its 95% interval by the delta method. "
+      + "p: Welch's test, then Holm–Bonferroni over every verdict of the comparison. better/worse: adjusted p ≤ 0.05, in the "
+      + "metric's direction (↑ higher is better, ↓ lower is better); equivalent: the 90% interval lies within the equivalence "
+      + "margin (two one-sided tests); inconclusive: neither, and differences under the detectable effect (80% power) could not "
+      + "have been seen; not-comparable: a side has fewer than 2 succeeded runs or failed too many requests.";
+
   private MarkdownReport() {}
 
   public static String render(ReportContext ctx) {
@@ -29,10 +36,26 @@ public final class MarkdownReport {
     if (verdicts.isEmpty()) {
       out.append("No verdicts: they need a baseline arm and at least one other arm.\n\n");
     } else {
+      boolean ladder = report.loadUnit != null;
       List<List<String>> rows = new ArrayList<>();
-      verdicts.forEach(v -> rows.add(List.of(cell(v.arm()), cell(v.metric()), v.delta(), v.interval(),
-          v.mark() + " **" + cell(v.verdict()) + "**")));
-      table(out, List.of("arm", "metric", "difference", "95% interval", "verdict"), List.of(false, false, true, true, false), rows);
+      verdicts.forEach(v -> {
+        List<String> row = new ArrayList<>(List.of(cell(v.arm())));
+        if (ladder) {
+          row.add(cell(v.level()));
+        }
+        row.addAll(List.of(cell(v.metric()), v.delta(), v.interval(), cell(v.p()), v.detectable(), v.mark() + " **" + cell(v.verdict()) + "**"));
+        rows.add(row);
+      });
+      List<String> header = new ArrayList<>(List.of("arm"));
+      List<Boolean> right = new ArrayList<>(List.of(false));
+      if (ladder) {
+        header.add("load");
+        right.add(true);
+      }
+      header.addAll(List.of("metric", "difference", "95% interval", "p (Holm)", "detectable", "verdict"));
+      right.addAll(List.of(false, true, true, true, true, false));
+      table(out, header, right, rows);
+      out.append(VERDICT_NOTE).append("\n\n");
       List<String> reasons = ReportTables.notComparable(report);
       if (!reasons.isEmpty()) {
         out.append("Not comparable:\n\n");

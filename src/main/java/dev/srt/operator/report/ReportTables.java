@@ -7,6 +7,7 @@ import dev.srt.operator.verdict.Cells;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.verdict.ComparisonReport.ArmReport;
 import dev.srt.operator.verdict.Metric;
+import dev.srt.operator.verdict.Verdicts;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,7 +24,8 @@ final class ReportTables {
   record SummaryRow(String label, List<String> cells) {}
 
   /** One verdict; {@code mark} repeats the verdict as a sign, for a reader who cannot tell colours apart. */
-  record VerdictRow(String arm, String metric, String delta, String interval, String verdict, String mark, String reason) {}
+  record VerdictRow(String arm, String level, String metric, String delta, String interval, String p, String detectable,
+      String verdict, String mark, String reason) {}
 
   record RunRow(String arm, String repetition, String runId, String phase, String startedAt, String finishedAt, String runDir,
       String jobId, String message) {}
@@ -43,28 +45,33 @@ final class ReportTables {
     rows.add(new SummaryRow("finished runs", report.arms.stream().map(a -> a.summary == null ? "0" : String.valueOf(a.summary.runs)).toList()));
     rows.add(new SummaryRow("failed requests", report.arms.stream().map(a -> Cells.failedRatio(a.summary)).toList()));
     for (Metric m : MetricText.SUMMARY) {
-      rows.add(new SummaryRow(MetricText.heading(m), report.arms.stream().map(a -> Cells.meanPlusMinus(a.summary, m)).toList()));
+      List<String> cells = report.arms.stream().map(a -> Cells.meanPlusMinus(a.summary, m)).toList();
+      if (cells.stream().anyMatch(c -> !c.equals("-"))) {
+        rows.add(new SummaryRow(MetricText.heading(m), cells));
+      }
     }
     return rows;
   }
 
   static List<VerdictRow> verdicts(ComparisonReport report) {
-    return report.verdicts.stream().map(ReportTables::verdict).toList();
+    return report.verdicts.stream().map(v -> verdict(v, report.loadUnit)).toList();
   }
 
-  private static VerdictRow verdict(Verdict v) {
+  private static VerdictRow verdict(Verdict v, String loadUnit) {
     String delta = v.deltaPct == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", v.deltaPct);
     String interval = v.ci95Pct == null || v.ci95Pct.size() != 2 ? "-"
         : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", v.ci95Pct.get(0), v.ci95Pct.get(1));
-    String metric = Metric.of(v.metric).map(MetricText::heading).orElse(v.metric);
-    return new VerdictRow(v.arm, metric, delta, interval, v.verdict, mark(v.verdict), v.reason == null ? "" : v.reason);
+    String metric = Metric.of(v.metric).map(MetricText::heading).orElse(v.metric + (Verdicts.CAPACITY.equals(v.metric) ? " ↑" : ""));
+    return new VerdictRow(v.arm, Cells.level(v.level, loadUnit), metric, delta, interval, Cells.pValues(v),
+        v.mdePct == null ? "-" : String.format(Locale.ROOT, "%.1f%%", v.mdePct), v.verdict, mark(v.verdict), v.reason == null ? "" : v.reason);
   }
 
   private static String mark(String verdict) {
     return switch (verdict == null ? "" : verdict) {
       case "better" -> "▲";
       case "worse" -> "▼";
-      case "no-difference" -> "=";
+      case "equivalent" -> "=";
+      case "inconclusive" -> "~";
       default -> "?";
     };
   }

@@ -3,11 +3,11 @@ package dev.srt.operator.run;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.api.ExecutionSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.verdict.Summaries;
+import dev.srt.operator.verdict.VerdictSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,15 +101,11 @@ public final class ArmRuns {
       Map<String, List<ArmRun>> runs) {
     Map<String, List<ArmRun>> ordered = new LinkedHashMap<>();
     arms.forEach(a -> ordered.put(a, runs.getOrDefault(a, List.of())));
-    return ComparisonReport.of(comparison, ordered, baseline(spec), spec.execution == null
-        ? ExecutionSpec.DEFAULT_MAX_FAILED_RATIO : spec.execution.maxFailedRatioOrDefault());
+    return ComparisonReport.of(comparison, ordered, VerdictSettings.of(spec));
   }
 
   /** {@code spec.execution.baseline}, or the first arm. */
   public static String baseline(RouterComparisonSpec spec) {
-    if (spec.execution != null && spec.execution.baseline != null) {
-      return spec.execution.baseline;
-    }
-    return spec.arms.isEmpty() ? null : spec.arms.get(0).name;
+    return VerdictSettings.baseline(spec);
   }
 }

@@ -1,6 +1,7 @@
 package dev.srt.operator.verdict;
 
 import dev.srt.operator.api.ArmSummary;
+import dev.srt.operator.api.Capacity;
 import dev.srt.operator.api.MetricSummary;
 import dev.srt.operator.api.Verdict;
 import java.util.List;
@@ -19,27 +20,51 @@ public final class Cells {
     if (m == null || m.mean == null) {
       return "-";
     }
-    double scale = metric == Metric.ENGINE_CACHE_HIT_RATE ? 100 : 1;
-    String unit = metric == Metric.ENGINE_CACHE_HIT_RATE ? "%" : metric.unit.equals("ms") ? " ms" : "";
-    String format = metric == Metric.ENGINE_CACHE_HIT_RATE ? "%.1f" : null;
-    String mean = format != null ? String.format(Locale.ROOT, format, m.mean * scale) : metric.format(m.mean);
+    double scale = metric.share() ? 100 : 1;
+    String unit = metric.share() ? "%" : metric.unit.equals("ms") ? " ms" : "";
+    String mean = metric.share() ? String.format(Locale.ROOT, "%.1f", m.mean * scale) : metric.format(m.mean);
     if (m.ci95 == null || m.ci95.size() != 2) {
       return mean + unit;
     }
     double half = (m.ci95.get(1) - m.ci95.get(0)) / 2 * scale;
-    String h = format != null ? String.format(Locale.ROOT, format, half) : metric.format(half);
+    String h = metric.share() ? String.format(Locale.ROOT, "%.1f", half) : metric.format(half);
     return mean + " ± " + h + unit;
   }
 
-  /** The short name of a headline metric: {@code req/s}, {@code mean TTFT}, {@code p99 TTFT}, {@code cache hit}. */
+  /** The short name of a metric: {@code req/s}, {@code p99 TTFT}, {@code goodput %}, {@code capacity}, ... */
   public static String label(String metricKey) {
     return switch (metricKey) {
       case "request_throughput" -> "req/s";
+      case "output_throughput" -> "output tok/s";
+      case "total_throughput" -> "total tok/s";
       case "mean_ttft_ms" -> "mean TTFT";
+      case "median_ttft_ms" -> "p50 TTFT";
+      case "p90_ttft_ms" -> "p90 TTFT";
       case "p99_ttft_ms" -> "p99 TTFT";
+      case "mean_itl_ms" -> "mean ITL";
+      case "median_itl_ms" -> "p50 ITL";
+      case "p90_itl_ms" -> "p90 ITL";
+      case "p99_itl_ms" -> "p99 ITL";
+      case "mean_tpot_ms" -> "mean TPOT";
+      case "p99_tpot_ms" -> "p99 TPOT";
+      case "mean_e2e_latency_ms" -> "mean e2e";
+      case "p99_e2e_latency_ms" -> "p99 e2e";
+      case "goodput" -> "goodput";
+      case "goodput_ratio" -> "goodput %";
       case "engine_cache_hit_rate" -> "cache hit";
+      case "worker_requests_max_over_min" -> "requests max/min";
+      case "worker_requests_max_over_mean" -> "requests max/mean";
       default -> metricKey;
     };
+  }
+
+  /** A load level as read: {@code c=32}, {@code 2.5 req/s}. */
+  public static String level(Double load, String unit) {
+    if (load == null) {
+      return "-";
+    }
+    String v = Capacities.format(load);
+    return "req/s".equals(unit) ? v + " req/s" : "c=" + v;
   }
 
   /** {@code +3.1% [-2.0, +8.2]}, or the difference alone when there is no interval, {@code -} when neither. */
@@ -52,9 +77,44 @@ public final class Cells {
     return ci == null || ci.size() != 2 ? d : d + String.format(Locale.ROOT, " [%+.1f, %+.1f]", ci.get(0), ci.get(1));
   }
 
-  /** {@code req/s +3.1% [-2.0, +8.2] no-difference}. */
+  /** {@code 0.0123 (Holm 0.0492)}: the raw and the adjusted p-value; {@code -} untested. */
+  public static String pValues(Verdict v) {
+    if (v.pValue == null) {
+      return "-";
+    }
+    return p(v.pValue) + (v.pAdjusted == null ? "" : " (Holm " + p(v.pAdjusted) + ")");
+  }
+
+  private static String p(double p) {
+    return p < 0.0001 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", p);
+  }
+
+  /** {@code differences under 6.1% cannot be seen}: what an inconclusive verdict could not have found; {@code -} untested. */
+  public static String detectable(Verdict v) {
+    return v.mdePct == null ? "-" : String.format(Locale.ROOT, "differences under %.1f%% cannot be seen", v.mdePct);
+  }
+
+  /**
+   * {@code req/s +3.1% [-2.0, +8.2] inconclusive (detects ≥ 6.1%)}: the detectable effect is given
+   * where it explains the verdict.
+   */
   public static String verdictLine(Verdict v) {
-    return label(v.metric) + " " + delta(v) + " " + v.verdict;
+    String line = label(v.metric) + " " + delta(v) + " " + v.verdict;
+    return Verdicts.INCONCLUSIVE.equals(v.verdict) && v.mdePct != null
+        ? line + String.format(Locale.ROOT, " (detects ≥ %.1f%%)", v.mdePct) : line;
+  }
+
+  /** {@code 37.5 [31.2, 43.8] concurrency}, {@code > 64 concurrency}, {@code -} without one. */
+  public static String capacity(Capacity c) {
+    if (c == null || c.value == null) {
+      return "-";
+    }
+    String unit = c.unit == null ? "" : " " + c.unit;
+    if (c.bound != null) {
+      return (Capacity.BELOW.equals(c.bound) ? "< " : "> ") + Capacities.format(c.value) + unit;
+    }
+    String ci = c.low == null || c.high == null ? "" : " [" + Capacities.format(c.low) + ", " + Capacities.format(c.high) + "]";
+    return Capacities.format(c.value) + ci + unit;
   }
 
   /** The failed-request share of an arm, {@code 0.4%}, or {@code -} when the benchmark did not say. */

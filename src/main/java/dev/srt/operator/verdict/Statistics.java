@@ -4,12 +4,18 @@ import java.util.List;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
- * The few statistics verdicts need: a sample's mean, standard deviation and Student-t interval,
- * and Welch's interval for the difference of two means (unequal variances, as two routers have).
+ * The statistics verdicts need: a sample's mean, standard deviation and Student-t interval; for two
+ * samples (an arm against the baseline) Welch's test of the difference of the means, the percentage
+ * difference with its delta-method interval, two one-sided tests of equivalence, and the smallest
+ * difference the samples could detect.
  */
 public final class Statistics {
   /** Two-sided confidence level of every interval. */
   public static final double LEVEL = 0.95;
+  /** The significance level of every test: 1 - {@link #LEVEL}. */
+  public static final double ALPHA = 1 - LEVEL;
+  /** The power the minimum detectable effect is computed for. */
+  public static final double POWER = 0.8;
 
   private Statistics() {}
 
@@ -19,12 +25,13 @@ public final class Statistics {
       return low <= 0 && high >= 0;
     }
 
-    public List<Double> asList() {
-      return List.of(low, high);
+    /** Whether the interval lies strictly within (-margin, +margin). */
+    public boolean within(double margin) {
+      return low > -margin && high < margin;
     }
 
-    Interval scaled(double factor) {
-      return factor >= 0 ? new Interval(low * factor, high * factor) : new Interval(high * factor, low * factor);
+    public List<Double> asList() {
+      return List.of(low, high);
     }
   }
 
@@ -46,9 +53,19 @@ public final class Statistics {
     return sum / (xs.length - 1);
   }
 
+  /** The {@code p} quantile of Student's t with {@code df} degrees of freedom. */
+  public static double tQuantile(double p, double df) {
+    return new TDistribution(null, df).inverseCumulativeProbability(p);
+  }
+
   /** The two-sided 95% quantile of Student's t with {@code df} degrees of freedom (2.776 for 4). */
   public static double tQuantile(double df) {
-    return new TDistribution(null, df).inverseCumulativeProbability(1 - (1 - LEVEL) / 2);
+    return tQuantile(1 - ALPHA / 2, df);
+  }
+
+  /** P(T <= t) for Student's t with {@code df} degrees of freedom. */
+  static double tCdf(double t, double df) {
+    return new TDistribution(null, df).cumulativeProbability(t);
   }
 
   /** The 95% interval of the mean of {@code xs} (at least two values). */
@@ -63,11 +80,13 @@ public final class Statistics {
    * b}; NaN when both samples have no spread.
    */
   public static double welchDegreesOfFreedom(double[] a, double[] b) {
-    double va = variance(a) / a.length;
-    double vb = variance(b) / b.length;
-    double num = (va + vb) * (va + vb);
-    double den = va * va / (a.length - 1) + vb * vb / (b.length - 1);
-    return den == 0 ? Double.NaN : num / den;
+    return satterthwaite(variance(a) / a.length, a.length, variance(b) / b.length, b.length);
+  }
+
+  /** Degrees of freedom of a sum of two variance terms {@code va} (from {@code na} values) and {@code vb}. */
+  private static double satterthwaite(double va, int na, double vb, int nb) {
+    double den = va * va / (na - 1) + vb * vb / (nb - 1);
+    return den == 0 ? Double.NaN : (va + vb) * (va + vb) / den;
   }
 
   /**
@@ -84,8 +103,71 @@ public final class Statistics {
     return new Interval(d - half, d + half);
   }
 
-  /** {@link #welch} in percent of mean(b). */
-  public static Interval welchPercent(double[] a, double[] b) {
-    return welch(a, b).scaled(100 / mean(b));
+  /**
+   * Welch's two-sided p-value for mean(a) = mean(b) (at least two values each). Two samples without
+   * spread give 1 when their means are equal and 0 when not.
+   */
+  public static double welchPValue(double[] a, double[] b) {
+    double d = mean(a) - mean(b);
+    double se = Math.sqrt(variance(a) / a.length + variance(b) / b.length);
+    if (se == 0) {
+      return d == 0 ? 1 : 0;
+    }
+    double t = Math.abs(d) / se;
+    return Math.min(1, 2 * tCdf(-t, welchDegreesOfFreedom(a, b)));
+  }
+
+  /**
+   * The difference of mean(a) from mean(b) in percent of mean(b), its standard error by the delta
+   * method on the ratio of the means (so the baseline's own spread counts, which dividing Welch's
+   * interval by mean(b) would ignore), and the Satterthwaite degrees of freedom of that error.
+   *
+   * <p>With r = mean(a) / mean(b): Var(r) ≈ s_a² / (n_a mean(b)²) + mean(a)² s_b² / (n_b mean(b)⁴).
+   */
+  public record PercentDifference(double pct, double se, double df) {
+    public static PercentDifference of(double[] a, double[] b) {
+      double ma = mean(a);
+      double mb = mean(b);
+      double va = variance(a) / a.length / (mb * mb);
+      double vb = ma * ma * (variance(b) / b.length) / (mb * mb * mb * mb);
+      return new PercentDifference((ma / mb - 1) * 100, Math.sqrt(va + vb) * 100, satterthwaite(va, a.length, vb, b.length));
+    }
+
+    /** The two-sided {@code level} interval of {@link #pct}; the difference itself when there is no spread. */
+    public Interval interval(double level) {
+      if (se == 0 || Double.isNaN(df)) {
+        return new Interval(pct, pct);
+      }
+      double half = tQuantile(1 - (1 - level) / 2, df) * se;
+      return new Interval(pct - half, pct + half);
+    }
+
+    /**
+     * The p-value of two one-sided tests against ±{@code marginPct}: the larger of the p-values of
+     * "the difference is at most -margin" and "at least +margin". Below {@link #ALPHA} the arms are
+     * equivalent: exactly when the 90% interval lies within ±margin.
+     */
+    public double equivalencePValue(double marginPct) {
+      if (se == 0 || Double.isNaN(df)) {
+        return Math.abs(pct) < marginPct ? 0 : 1;
+      }
+      double lower = 1 - tCdf((pct + marginPct) / se, df);
+      double upper = tCdf((pct - marginPct) / se, df);
+      return Math.max(lower, upper);
+    }
+  }
+
+  /**
+   * The smallest difference of the means, in percent of mean(b), that Welch's test at the 5% level
+   * finds with 80% power given these samples' spread and sizes: (t_{1-α/2} + t_{power}) ×
+   * sqrt(s_a²/n_a + s_b²/n_b) / |mean(b)| × 100, with Welch's degrees of freedom; 0 without spread.
+   */
+  public static double minimumDetectableEffectPct(double[] a, double[] b) {
+    double se = Math.sqrt(variance(a) / a.length + variance(b) / b.length);
+    double df = welchDegreesOfFreedom(a, b);
+    if (se == 0 || Double.isNaN(df)) {
+      return 0;
+    }
+    return (tQuantile(1 - ALPHA / 2, df) + tQuantile(POWER, df)) * se / Math.abs(mean(b)) * 100;
   }
 }

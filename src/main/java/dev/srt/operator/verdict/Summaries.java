@@ -3,59 +3,110 @@ package dev.srt.operator.verdict;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmSummary;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.LevelResults;
 import dev.srt.operator.api.MetricSummary;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
-/** An arm's finished runs summed up: per metric over its succeeded runs. */
+/** An arm's finished runs summed up: per metric over its succeeded runs, at one load level. */
 public final class Summaries {
 
   private Summaries() {}
 
   /** The succeeded runs among {@code runs}. */
   static List<ArmRun> succeeded(List<ArmRun> runs) {
-    return runs.stream().filter(r -> r.phase() == ArmPhase.Succeeded && r.results != null).toList();
+    return runs.stream().filter(r -> r.phase() == ArmPhase.Succeeded).toList();
   }
 
-  /** The values of {@code metric} in the succeeded runs that have it. */
-  static double[] values(List<ArmRun> runs, Metric metric) {
-    return succeeded(runs).stream().map(r -> metric.of(r.results)).filter(v -> v != null && Double.isFinite(v))
-        .mapToDouble(Double::doubleValue).toArray();
+  /**
+   * The numbers of the succeeded runs at {@code load}: a run's results for null (a comparison
+   * without a ladder), else its level of that load; runs without them are left out.
+   */
+  static List<BenchmarkResults> results(List<ArmRun> runs, Double load) {
+    return succeeded(runs).stream().map(r -> at(r, load)).filter(Objects::nonNull).toList();
   }
 
+  /** A run's numbers at {@code load} (null: its only results), or null. */
+  static BenchmarkResults at(ArmRun run, Double load) {
+    if (load == null) {
+      return run.results;
+    }
+    if (run.levels == null) {
+      return null;
+    }
+    return run.levels.stream().filter(l -> l.load != null && l.load.doubleValue() == load).map(l -> l.results)
+        .filter(Objects::nonNull).findFirst().orElse(null);
+  }
+
+  /** The values of {@code metric} in {@code results} that have it. */
+  static double[] values(List<BenchmarkResults> results, Metric metric) {
+    return results.stream().map(metric::of).filter(v -> v != null && Double.isFinite(v)).mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /** The summary of runs without a ladder. */
   public static ArmSummary of(List<ArmRun> runs) {
-    ArmSummary s = new ArmSummary();
+    return at(runs, null);
+  }
+
+  /** The summary of the runs' numbers at {@code load} (null: runs without a ladder). */
+  public static ArmSummary at(List<ArmRun> runs, Double load) {
+    List<BenchmarkResults> results = results(runs, load);
+    ArmSummary s = counts(runs, results.size());
+    s.failedRatio = failedRatio(results);
+    for (Metric m : Metric.values()) {
+      double[] xs = values(results, m);
+      if (xs.length > 0) {
+        s.metrics.put(m.key(), summary(xs));
+      }
+    }
+    return s;
+  }
+
+  /**
+   * A ladder's runs in one summary without metrics (those are per level): how many succeeded and
+   * finished, and the failed requests over every level of the succeeded runs.
+   */
+  public static ArmSummary overLevels(List<ArmRun> runs) {
     List<ArmRun> ok = succeeded(runs);
-    s.n = ok.size();
+    ArmSummary s = counts(runs, ok.size());
+    s.failedRatio = failedRatio(ok.stream().filter(r -> r.levels != null).flatMap(r -> r.levels.stream())
+        .map((LevelResults l) -> l.results).filter(Objects::nonNull).toList());
+    return s;
+  }
+
+  private static ArmSummary counts(List<ArmRun> runs, int n) {
+    ArmSummary s = new ArmSummary();
+    s.n = n;
     s.runs = (int) runs.stream().filter(r -> r.phase != null).count();
+    return s;
+  }
+
+  /** Failed over all requests, when the benchmark reported both; else null. */
+  static Double failedRatio(List<BenchmarkResults> results) {
     long completed = 0;
     long failed = 0;
     boolean known = false;
-    for (ArmRun r : ok) {
-      if (r.results.completed != null && r.results.failed != null) {
-        completed += r.results.completed;
-        failed += r.results.failed;
+    for (BenchmarkResults r : results) {
+      if (r.completed != null && r.failed != null) {
+        completed += r.completed;
+        failed += r.failed;
         known = true;
       }
     }
-    if (known && completed + failed > 0) {
-      s.failedRatio = (double) failed / (completed + failed);
+    return known && completed + failed > 0 ? (double) failed / (completed + failed) : null;
+  }
+
+  static MetricSummary summary(double[] xs) {
+    MetricSummary ms = new MetricSummary();
+    ms.mean = Statistics.mean(xs);
+    ms.min = Arrays.stream(xs).min().orElseThrow();
+    ms.max = Arrays.stream(xs).max().orElseThrow();
+    if (xs.length > 1) {
+      ms.stddev = Math.sqrt(Statistics.variance(xs));
+      ms.ci95 = Statistics.meanInterval(xs).asList();
     }
-    for (Metric m : Metric.values()) {
-      double[] xs = values(runs, m);
-      if (xs.length == 0) {
-        continue;
-      }
-      MetricSummary ms = new MetricSummary();
-      ms.mean = Statistics.mean(xs);
-      ms.min = Arrays.stream(xs).min().orElseThrow();
-      ms.max = Arrays.stream(xs).max().orElseThrow();
-      if (xs.length > 1) {
-        ms.stddev = Math.sqrt(Statistics.variance(xs));
-        ms.ci95 = Statistics.meanInterval(xs).asList();
-      }
-      s.metrics.put(m.key(), ms);
-    }
-    return s;
+    return ms;
   }
 }

@@ -1,7 +1,8 @@
 package dev.srt.operator.verdict;
 
 import dev.srt.operator.api.ArmRun;
-import dev.srt.operator.api.ArmSummary;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.Capacity;
 import dev.srt.operator.api.Verdict;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,84 +10,150 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Each arm against the baseline on every headline metric: the relative difference of the means,
- * its Welch 95% interval, and what that says, the metric's direction taken into account.
+ * Each arm against the baseline: on every verdict metric at every load level, and on capacity at
+ * the SLO. Per verdict the relative difference of the means with its delta-method 95% interval,
+ * Welch's p-value, the p-value adjusted by Holm–Bonferroni over the whole family (so that many
+ * metrics, arms and levels do not make a "better" by chance likely), and the smallest difference
+ * the runs could have detected. The word: better or worse when the adjusted p is at most 0.05 (by
+ * the metric's direction), equivalent when two one-sided tests put the difference within the
+ * equivalence margin, inconclusive otherwise; not-comparable when the runs cannot be compared.
  */
 public final class Verdicts {
   public static final String BETTER = "better";
   public static final String WORSE = "worse";
-  public static final String NO_DIFFERENCE = "no-difference";
+  public static final String EQUIVALENT = "equivalent";
+  public static final String INCONCLUSIVE = "inconclusive";
   public static final String NOT_COMPARABLE = "not-comparable";
+  /** The metric name of the verdict on capacity at the SLO. */
+  public static final String CAPACITY = "capacity";
 
   private Verdicts() {}
 
+  /** A verdict being made: its samples' test results until the family's p-values are adjusted. */
+  private record Pending(Verdict verdict, Metric.Direction direction, boolean higher, boolean equivalent) {}
+
   /**
    * @param runs every arm's finished runs, in arm order
-   * @param summaries every arm's summary (as {@link Summaries#of})
    */
-  public static List<Verdict> of(Map<String, List<ArmRun>> runs, Map<String, ArmSummary> summaries, String baseline,
-      double maxFailedRatio) {
-    List<Verdict> out = new ArrayList<>();
-    if (!runs.containsKey(baseline)) {
-      return out;
+  public static List<Verdict> of(Map<String, List<ArmRun>> runs, VerdictSettings settings) {
+    List<Pending> pending = new ArrayList<>();
+    String baseline = settings.baseline();
+    if (baseline == null || !runs.containsKey(baseline)) {
+      return List.of();
     }
-    for (String arm : runs.keySet()) {
-      if (arm.equals(baseline)) {
+    List<ArmRun> baseRuns = runs.get(baseline);
+    for (Map.Entry<String, List<ArmRun>> arm : runs.entrySet()) {
+      if (arm.getKey().equals(baseline)) {
         continue;
       }
-      for (Metric metric : Metric.HEADLINE) {
-        out.add(one(arm, baseline, metric, runs.get(arm), runs.get(baseline), summaries.get(arm), summaries.get(baseline),
-            maxFailedRatio));
+      if (settings.judgesCapacity()) {
+        pending.add(capacity(arm.getKey(), arm.getValue(), baseRuns, settings));
+      }
+      for (Double level : settings.levels()) {
+        List<BenchmarkResults> a = Summaries.results(arm.getValue(), level);
+        List<BenchmarkResults> b = Summaries.results(baseRuns, level);
+        for (Metric metric : settings.metrics()) {
+          Verdict v = verdict(arm.getKey(), baseline, metric.key(), level);
+          String notComparable = failedTooMany(arm.getKey(), a, baseline, b, settings.maxFailedRatio());
+          pending.add(judge(v, Summaries.values(a, metric), Summaries.values(b, metric), metric.direction, notComparable, settings));
+        }
       }
     }
-    return out;
+    return decide(pending);
   }
 
-  static Verdict one(String arm, String baseline, Metric metric, List<ArmRun> armRuns, List<ArmRun> baseRuns, ArmSummary armSummary,
-      ArmSummary baseSummary, double maxFailedRatio) {
+  private static Verdict verdict(String arm, String baseline, String metric, Double level) {
     Verdict v = new Verdict();
     v.arm = arm;
     v.baseline = baseline;
-    v.metric = metric.key();
-    double[] a = Summaries.values(armRuns, metric);
-    double[] b = Summaries.values(baseRuns, metric);
-    if (a.length > 0 && b.length > 0 && Statistics.mean(b) != 0) {
-      v.deltaPct = (Statistics.mean(a) - Statistics.mean(b)) / Statistics.mean(b) * 100;
-    }
-    String notComparable = notComparable(arm, baseline, a, b, armSummary, baseSummary, maxFailedRatio);
-    if (notComparable != null) {
-      v.verdict = NOT_COMPARABLE;
-      v.reason = notComparable;
-      return v;
-    }
-    Statistics.Interval ci = Statistics.welchPercent(a, b);
-    v.ci95Pct = ci.asList();
-    if (ci.spansZero()) {
-      v.verdict = NO_DIFFERENCE;
-    } else {
-      boolean higher = ci.low() > 0;
-      v.verdict = (higher == (metric.direction == Metric.Direction.HIGHER)) ? BETTER : WORSE;
-    }
+    v.metric = metric;
+    v.level = level;
     return v;
   }
 
-  private static String notComparable(String arm, String baseline, double[] a, double[] b, ArmSummary armSummary,
-      ArmSummary baseSummary, double maxFailedRatio) {
-    for (var side : List.of(Map.entry(arm, a), Map.entry(baseline, b))) {
-      if (side.getValue().length < 2) {
-        return side.getKey() + " has " + side.getValue().length + " succeeded run" + (side.getValue().length == 1 ? "" : "s")
-            + " with this metric (2 are needed)";
+  private static Pending capacity(String arm, List<ArmRun> armRuns, List<ArmRun> baseRuns, VerdictSettings settings) {
+    Verdict v = verdict(arm, settings.baseline(), CAPACITY, null);
+    List<Capacities.RunCapacity> a = Capacities.perRun(armRuns, settings.attainment());
+    List<Capacities.RunCapacity> b = Capacities.perRun(baseRuns, settings.attainment());
+    String notComparable = null;
+    for (var side : List.of(Map.entry(arm, a), Map.entry(settings.baseline(), b))) {
+      List<Capacities.RunCapacity> beyond = side.getValue().stream().filter(r -> r.bound() != null).toList();
+      if (notComparable == null && !beyond.isEmpty()) {
+        notComparable = side.getKey() + "'s capacity is " + (Capacity.BELOW.equals(beyond.get(0).bound()) ? "below the lowest level"
+            : "above the highest level") + " (" + beyond.get(0).text() + ") in " + beyond.size() + " of " + side.getValue().size()
+            + " runs: extend the ladder";
       }
     }
-    for (var side : List.of(Map.entry(arm, armSummary), Map.entry(baseline, baseSummary))) {
-      Double ratio = side.getValue() == null ? null : side.getValue().failedRatio;
+    if (notComparable != null) {
+      // runs beyond the ladder have no value to test: say so before counting the runs that have one
+      v.verdict = NOT_COMPARABLE;
+      v.reason = notComparable;
+      return new Pending(v, Metric.Direction.HIGHER, false, false);
+    }
+    return judge(v, Capacities.values(a), Capacities.values(b), Metric.Direction.HIGHER, null, settings);
+  }
+
+  /** Tests one metric's samples; the word waits for the family's adjusted p-values. */
+  static Pending judge(Verdict v, double[] a, double[] b, Metric.Direction direction, String notComparable, VerdictSettings settings) {
+    double mb = b.length == 0 ? 0 : Statistics.mean(b);
+    if (a.length > 0 && b.length > 0 && mb != 0) {
+      v.deltaPct = (Statistics.mean(a) - mb) / mb * 100;
+    }
+    String reason = tooFewRuns(v.arm, a, v.baseline, b);
+    if (reason == null) {
+      reason = notComparable;
+    }
+    if (reason == null && mb == 0) {
+      reason = v.baseline + "'s mean is 0: no relative difference";
+    }
+    if (reason != null) {
+      v.verdict = NOT_COMPARABLE;
+      v.reason = reason;
+      return new Pending(v, direction, false, false);
+    }
+    Statistics.PercentDifference d = Statistics.PercentDifference.of(a, b);
+    v.ci95Pct = d.interval(Statistics.LEVEL).asList();
+    v.pValue = Statistics.welchPValue(a, b);
+    v.mdePct = Statistics.minimumDetectableEffectPct(a, b);
+    boolean equivalent = d.equivalencePValue(settings.equivalenceMargin() * 100) < Statistics.ALPHA;
+    return new Pending(v, direction, Statistics.mean(a) > mb, equivalent);
+  }
+
+  /** Adjusts the family's p-values (Holm) and gives each tested verdict its word. */
+  private static List<Verdict> decide(List<Pending> pending) {
+    List<Pending> tested = pending.stream().filter(p -> p.verdict().pValue != null).toList();
+    double[] adjusted = Holm.adjust(tested.stream().mapToDouble(p -> p.verdict().pValue).toArray());
+    for (int i = 0; i < tested.size(); i++) {
+      Pending p = tested.get(i);
+      Verdict v = p.verdict();
+      v.pAdjusted = adjusted[i];
+      if (adjusted[i] <= Statistics.ALPHA) {
+        v.verdict = p.higher() == (p.direction() == Metric.Direction.HIGHER) ? BETTER : WORSE;
+      } else {
+        v.verdict = p.equivalent() ? EQUIVALENT : INCONCLUSIVE;
+      }
+    }
+    return pending.stream().map(Pending::verdict).toList();
+  }
+
+  private static String tooFewRuns(String arm, double[] a, String baseline, double[] b) {
+    for (var side : List.of(Map.entry(arm, a), Map.entry(baseline, b))) {
+      int n = side.getValue().length;
+      if (n < 2) {
+        return side.getKey() + " has " + n + " succeeded run" + (n == 1 ? "" : "s") + " with this metric (2 are needed)";
+      }
+    }
+    return null;
+  }
+
+  private static String failedTooMany(String arm, List<BenchmarkResults> a, String baseline, List<BenchmarkResults> b,
+      double maxFailedRatio) {
+    for (var side : List.of(Map.entry(arm, a), Map.entry(baseline, b))) {
+      Double ratio = Summaries.failedRatio(side.getValue());
       if (ratio != null && ratio > maxFailedRatio) {
         return String.format(Locale.ROOT, "%s failed %.1f%% of its requests (more than maxFailedRatio %.1f%%)", side.getKey(),
             ratio * 100, maxFailedRatio * 100);
       }
-    }
-    if (Statistics.mean(b) == 0) {
-      return baseline + "'s mean is 0: no relative difference";
     }
     return null;
   }

@@ -277,7 +277,8 @@ final class CrdSchema {
       value.forEach(v -> out.add(celValue(schema.path("items"), v, false)));
       return out;
     }
-    if (value.isIntegralNumber()) {
+    // The API server gives a number-typed field to CEL as a double, written as 8 or as 8.0.
+    if (value.isIntegralNumber() && !"number".equals(schema.path("type").asText())) {
       return value.asLong();
     }
     if (value.isNumber()) {

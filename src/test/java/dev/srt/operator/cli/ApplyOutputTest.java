@@ -105,6 +105,7 @@ class ApplyOutputTest {
       r.results.requestThroughput = reqs;
       r.results.meanTtftMs = ttft;
       r.results.p99TtftMs = ttft * 2;
+      r.results.p99ItlMs = ttft / 10;
       r.results.engineCacheHitRate = hit;
       r.results.completed = 100L;
       r.results.failed = 0L;
@@ -137,9 +138,9 @@ class ApplyOutputTest {
           bb   2/3   Succeeded  121.00 ± 12.71  505.0 ± 63.5 ms  1010.0 ± 127.1 ms  40.5 ± 6.4%  0.0%         /w/default/cmp/bb/r1a2b3c4d
           c    0/0   NotRun     -               -                -                  -            -            -
 
-        against a (difference of the means, Welch 95% interval):
-          bb  req/s -19.3% [-22.7, -16.0] worse · mean TTFT +26.3% [+17.5, +35.0] worse · p99 TTFT +26.3% [+17.5, +35.0] worse · cache hit -33.6% [-37.7, -29.5] worse
-          c   req/s - not-comparable · mean TTFT - not-comparable · p99 TTFT - not-comparable · cache hit - not-comparable
+        against a (difference of the means with its 95% interval; p-values Holm-adjusted):
+          bb  req/s -19.3% [-22.6, -16.1] worse · p99 TTFT +26.3% [+18.8, +33.7] worse · p99 ITL +26.3% [+18.8, +33.7] worse · cache hit -33.6% [-37.8, -29.4] worse
+          c   req/s - not-comparable · p99 TTFT - not-comparable · p99 ITL - not-comparable · cache hit - not-comparable
           not-comparable: c has 0 succeeded runs with this metric (2 are needed)
 
           bb run r00000005: failed: GateTimeout: worker-0 not ready after 3s

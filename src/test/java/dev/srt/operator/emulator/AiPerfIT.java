@@ -85,6 +85,37 @@ class AiPerfIT {
     assertThat(export.path("input_sequence_length").path("avg").asDouble()).isEqualTo(20);
     assertThat(export.path("request_throughput").path("avg").asDouble()).isPositive();
     assertThat(metric(worker, "sglang:num_requests_total")).isEqualTo(6);
+    // one record per request in AIPerf's format, each with its gaps between chunks
+    List<String> records = Files.readAllLines(dir.resolve("aiperf/profile_export.jsonl"));
+    assertThat(records).hasSize(6);
+    JsonNode r = Json.parse(records.get(0));
+    assertThat(r.path("metadata").path("benchmark_phase").asText()).isEqualTo("profiling");
+    assertThat(r.path("metadata").path("request_end_ns").asLong()).isGreaterThan(r.path("metadata").path("request_start_ns").asLong());
+    assertThat(r.path("error").isNull()).isTrue();
+    assertThat(r.at("/metrics/time_to_first_token/unit").asText()).isEqualTo("ms");
+    assertThat(r.at("/metrics/inter_chunk_latency/value").size()).isPositive();
+    assertThat(r.at("/metrics/request_latency/value").asDouble()).isGreaterThan(r.at("/metrics/time_to_first_token/value").asDouble());
+    assertThat(r.at("/metrics/output_sequence_length/value").asInt()).isEqualTo(4);
+  }
+
+  @Test
+  void aRateAloneIsAnOpenLoopAndADurationSendsUntilItIsOver() throws Exception {
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
+    await().atMost(Duration.ofSeconds(5)).until(worker::isReady);
+    AiPerf.Options open = options("--url", EmulatedFleet.url(worker), "--request-rate", "40", "--benchmark-duration", "1",
+        "--synthetic-input-tokens-mean", "80", "--output-tokens-mean", "64");
+    assertThat(open.concurrency()).as("no --concurrency with a rate: no bound").isEqualTo(AiPerf.UNBOUNDED);
+    assertThat(options("--url", "http://x").concurrency()).isEqualTo(1);
+
+    long t0 = System.nanoTime();
+    assertThat(new AiPerf(open, EmulatedFleet.QUIET, EmulatedFleet.QUIET).run()).isZero();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+
+    // Poisson arrivals at 40/s for one second, cycling the 10 prompts: about 40 requests, not --request-count's 10
+    JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/profile_export_aiperf.json")));
+    assertThat(export.path("request_count").path("avg").asInt()).isBetween(20, 70);
+    assertThat(seconds).isLessThan(10);
+    assertThat(export.at("/input_config/concurrency").isNull()).isTrue();
   }
 
   @Test

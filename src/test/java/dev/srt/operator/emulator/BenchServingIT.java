@@ -50,12 +50,13 @@ class BenchServingIT {
     String base = "http://127.0.0.1:" + router.port();
     await().atMost(Duration.ofSeconds(5)).until(() -> metric(get(base + "/metrics").body(), "sgl_router_workers{mode=\"plain\"}") == 2.0);
 
-    Path out = tmp.resolve("results/bench.jsonl");
+    dev.srt.operator.host.RunRef run = new dev.srt.operator.host.RunRef("default", "cmp", "arm", "r00000001");
+    Path out = Path.of(run.runDir(tmp.toString())).resolve("results/bench-serving.jsonl");
     ByteArrayOutputStream summary = new ByteArrayOutputStream();
     BenchServing.Options opts = BenchServing.Options.parse(List.of("--backend", "sglang-oai-chat", "--base-url", base,
         "--model", MODEL, "--dataset-name", "generated-shared-prefix", "--gsp-num-groups", "4", "--gsp-prompts-per-group", "8",
         "--gsp-system-prompt-len", "256", "--gsp-question-len", "32", "--gsp-output-len", "16", "--max-concurrency", "8",
-        "--seed", "3", "--output-file", out.toString(), "--disable-tqdm", "--tokenizer", "/models/tokenizer"),
+        "--seed", "3", "--output-file", out.toString(), "--output-details", "--disable-tqdm", "--tokenizer", "/models/tokenizer"),
         Map.of("SRT_EMULATOR_BENCH_SCALE", "1"), QUIET);
     int exit = new BenchServing(opts, new PrintStream(summary, true, StandardCharsets.UTF_8), QUIET).run();
 
@@ -80,6 +81,21 @@ class BenchServingIT {
     double cached = metric(get(url(a) + "/metrics").body(), "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"" + MODEL + "\"}")
         + metric(get(url(b) + "/metrics").body(), "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"" + MODEL + "\"}");
     assertThat(cached).as("the shared prefixes hit the engines' caches").isGreaterThan(0);
+
+    // the host layer reads the per-request details: goodput against an objective every request meets, and one none meets
+    var backend = new dev.srt.operator.host.DirectBackend(new dev.srt.operator.host.LocalTransport(), tmp.toString());
+    dev.srt.operator.api.SloSpec lenient = new dev.srt.operator.api.SloSpec();
+    lenient.ttftMs = 60_000.0;
+    lenient.itlMs = 60_000.0;
+    var read = dev.srt.operator.host.RunResults.read(backend, run, "results", lenient);
+    assertThat(read.problem()).isNull();
+    var results = read.asStatus();
+    assertThat(results.goodputRatio).isEqualTo(1.0);
+    assertThat(results.goodput).isCloseTo(32 / r.path("duration").asDouble(), org.assertj.core.api.Assertions.within(1e-6));
+    assertThat(results.p90TtftMs).isBetween(r.path("median_ttft_ms").asDouble(), r.path("p99_ttft_ms").asDouble());
+    dev.srt.operator.api.SloSpec impossible = new dev.srt.operator.api.SloSpec();
+    impossible.ttftMs = 0.001;
+    assertThat(dev.srt.operator.host.RunResults.read(backend, run, "results", impossible).asStatus().goodputRatio).isZero();
   }
 
   @Test

@@ -27,7 +27,40 @@ class LatencyModelTest {
   void aCanaryTakesAboutAMillisecondAndAColdLongPromptHundredsOfMilliseconds() {
     LatencyModel m = LatencyModel.DEFAULT;
     assertThat(m.baseNanos() + m.prefillNanos(7, 0)).isBetween(100_000L, 2_000_000L);
-    assertThat(m.baseNanos() + m.prefillNanos(2176, 0) + m.decodeNanos(255)).isBetween(200_000_000L, 600_000_000L);
+    assertThat(m.baseNanos() + m.prefillNanos(2176, 0)).isBetween(200_000_000L, 600_000_000L);
+  }
+
+  @Test
+  void aStepOfABiggerBatchTakesLongerButTheBatchDecodesMore() {
+    LatencyModel m = LatencyModel.DEFAULT;
+    assertThat(m.decodeNanos(64)).isEqualTo(m.decodeNanos(64, 1)).isEqualTo(128_000_000L);
+    // 33 requests decode at half the speed of one: 2 ms · (1 + 32/32) per token
+    assertThat(m.decodeNanos(64, 33)).isEqualTo(2 * m.decodeNanos(64));
+    double one = 1.0 / m.decodeNanos(1, 1);
+    double eight = 8.0 / m.decodeNanos(1, 8);
+    double thirtyTwo = 32.0 / m.decodeNanos(1, 32);
+    assertThat(eight).isGreaterThan(6 * one);
+    assertThat(thirtyTwo).isGreaterThan(eight).isLessThan(4 * eight);
+  }
+
+  /**
+   * Where a closed loop over two engines saturates, from the costs alone: an engine's prefill lane is
+   * busy all the time once the requests in flight per engine exceed (prefill + decode) / prefill.
+   * On the scaled example workload (about 150 uncached and 390 cached prompt tokens on average
+   * behind a cache-aware router, 64 output tokens) that is a handful per engine, so a ladder 4, 8,
+   * 16, 32, 64 over two engines is unsaturated at its first level and saturated at its last.
+   */
+  @Test
+  void aConcurrencyLadderOverTwoEnginesBendsInsideItsLevels() {
+    LatencyModel m = LatencyModel.DEFAULT;
+    double prefill = m.baseNanos() + m.prefillNanos(150, 390);
+    for (int[] uncached : new int[][] {{150, 390}, {250, 290}}) {
+      double lane = m.baseNanos() + m.prefillNanos(uncached[0], uncached[1]);
+      // in flight per engine at the bend, with the decode batch it implies
+      double perEngine = 1 + m.decodeNanos(64, 4) / lane;
+      assertThat(2 * perEngine).as("bend of the ladder (%s uncached tokens)", uncached[0]).isBetween(8.0, 32.0);
+    }
+    assertThat(prefill).isLessThan(m.decodeNanos(64) / 3.0);
   }
 
   @Test

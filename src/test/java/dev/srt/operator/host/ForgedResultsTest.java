@@ -124,12 +124,17 @@ class ForgedResultsTest {
     m.put("total_throughput", "23159.29");
     m.put("mean_ttft_ms", "399.1");
     m.put("median_ttft_ms", "350.25");
+    m.put("p90_ttft_ms", "600.0");
     m.put("p99_ttft_ms", "748.2");
     m.put("mean_itl_ms", "20.5");
+    m.put("median_itl_ms", "19.0");
     m.put("p99_itl_ms", "61.0");
     m.put("mean_e2e_latency_ms", "3011.5");
+    m.put("p99_e2e_latency_ms", "4999.9");
     m.put("engine_cache_hit_rate", "0.6000");
     m.put("worker_requests_max_over_min", "1.30");
+    // 130 and 100 requests: the busiest over the mean of 115
+    m.put("worker_requests_max_over_mean", "1.130");
     return m;
   }
 
@@ -258,8 +263,10 @@ class ForgedResultsTest {
 
     assertThat(metricLabels(registry)).containsExactly("request_throughput");
     assertThat(Arrays.stream(ResultMetric.values()).map(ResultMetric::key)).containsExactly("completed", "failed", "duration",
-        "request_throughput", "output_throughput", "total_throughput", "mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms",
-        "mean_itl_ms", "p99_itl_ms", "mean_e2e_latency_ms", "engine_cache_hit_rate", "worker_requests_max_over_min");
+        "request_throughput", "output_throughput", "total_throughput", "mean_ttft_ms", "median_ttft_ms", "p90_ttft_ms", "p99_ttft_ms",
+        "mean_itl_ms", "median_itl_ms", "p90_itl_ms", "p99_itl_ms", "mean_tpot_ms", "p99_tpot_ms", "mean_e2e_latency_ms",
+        "p99_e2e_latency_ms", "goodput", "goodput_ratio", "engine_cache_hit_rate", "worker_requests_max_over_min",
+        "worker_requests_max_over_mean");
   }
 
   @Test
@@ -296,7 +303,8 @@ class ForgedResultsTest {
     RunRef aiperf = new RunRef("default", "cmp", "aiperf", "r00000002");
     write(runDir(aiperf).resolve("results/aiperf/agentx_aiperf.json"), AIPERF_EXPORT);
     write(runDir(aiperf).resolve("results/aiperf/zzz_aiperf.json"), "not the first in byte order");
-    write(runDir(aiperf).resolve("results/aiperf/agentx.jsonl"), "{\"per-request\": \"records, not read\"}\n");
+    // the records beside the first export: a failed request adds nothing the export does not say
+    write(runDir(aiperf).resolve("results/aiperf/agentx.jsonl"), "{\"metadata\": {}, \"metrics\": null, \"error\": {\"code\": 503}}\n");
     CountingTransport transport = new CountingTransport(new LocalTransport());
     DirectBackend backend = new DirectBackend(transport, work.toString());
 
@@ -310,8 +318,29 @@ class ForgedResultsTest {
     assertThat(aiperfResults.byKey()).containsExactly(Map.entry("completed", "120"), Map.entry("failed", "2"), Map.entry("duration", "16.0"),
         Map.entry("request_throughput", "7.5"), Map.entry("output_throughput", "950.25"), Map.entry("mean_ttft_ms", "812.5"),
         Map.entry("median_ttft_ms", "640.0"), Map.entry("p99_ttft_ms", "2890.0"), Map.entry("mean_itl_ms", "21.5"),
-        Map.entry("p99_itl_ms", "48.0"), Map.entry("mean_e2e_latency_ms", "4100.0"));
+        Map.entry("median_itl_ms", "20.0"), Map.entry("p99_itl_ms", "48.0"), Map.entry("mean_tpot_ms", "21.5"),
+        Map.entry("p99_tpot_ms", "48.0"), Map.entry("mean_e2e_latency_ms", "4100.0"), Map.entry("p99_e2e_latency_ms", "9000.0"));
     assertThat(transport.execCount()).isEqualTo(2);
+  }
+
+  @Test
+  void eachLevelOfALadderIsReadFromItsOwnDirectoryWithGoodput() throws Exception {
+    RunRef run = new RunRef("default", "cmp", "ladder", "r00000003");
+    Path dir = runDir(run);
+    write(dir.resolve("results/level-1/bench-serving.jsonl"), PerRequestResultsTest.DETAILS.replace("\n", " ") + "\n");
+    write(dir.resolve("results/level-2/bench-serving.jsonl"), BENCH_ROW + "\n");
+    DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
+
+    RunResults first = RunResults.read(backend, run, RunResults.levelDirectory(1), PerRequestResultsTest.slo(250.0, null, null, null));
+    assertThat(first.byKey()).containsEntry("completed", "3").containsEntry("goodput_ratio", "0.5").containsEntry("goodput", "1");
+    assertThat(RunResults.read(backend, run, "results/level-2", null).byKey()).containsEntry("completed", "256");
+    assertThat(RunResults.read(backend, run, "results/level-3", null).problem()).isEqualTo("no headline numbers in the run's "
+        + "result files (results/level-3/bench-serving.jsonl, results/level-3/aiperf/*_aiperf.json, results/level-3/metrics-before.txt "
+        + "and results/level-3/metrics-after.txt)");
+    for (String bad : List.of("../results", "/etc", "results/level-0", "results/../x", "results/level-1/..")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunResults.read(backend, run, bad, null))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
   }
 
   @Test
@@ -322,7 +351,7 @@ class ForgedResultsTest {
     write(runDir(longRow).resolve("results/bench-serving.jsonl"),
         "{\"completed\":1,\"pad\":\"" + "x".repeat(ResultFile.BENCH_SERVING.maxBytes) + "\"}\n");
     assertThat(RunResults.read(backend, longRow)).isEqualTo(
-        RunResults.none("results/bench-serving.jsonl: its last row is larger than 8192 KiB"));
+        RunResults.none("results/bench-serving.jsonl: its last row is larger than 32768 KiB"));
 
     RunRef bigExport = new RunRef("default", "cmp", "b", "r00000012");
     write(runDir(bigExport).resolve("results/aiperf/p_aiperf.json"),
@@ -356,7 +385,7 @@ class ForgedResultsTest {
     RunResults results = RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), run);
 
     assertThat(results.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.6000"),
-        Map.entry("worker_requests_max_over_min", "1.30"));
+        Map.entry("worker_requests_max_over_min", "1.30"), Map.entry("worker_requests_max_over_mean", "1.130"));
   }
 
   @Test
@@ -385,9 +414,9 @@ class ForgedResultsTest {
     String tenThousandFields = IntStream.range(0, 10_000).mapToObj(i -> "\"f" + i + "\":" + i)
         .collect(Collectors.joining(",", "{", "}"));
     String deep = "{\"x\":" + "[".repeat(200) + "]".repeat(200) + ",\"completed\":1}";
-    String bench = ResultFile.BENCH_SERVING.path + ": ";
-    String aiperf = ResultFile.AIPERF.path + ": ";
-    String after = ResultFile.METRICS_AFTER.path + ": ";
+    String bench = "results/" + ResultFile.BENCH_SERVING.path + ": ";
+    String aiperf = "results/" + ResultFile.AIPERF.path + ": ";
+    String after = "results/" + ResultFile.METRICS_AFTER.path + ": ";
     return List.of(
         new Object[] {ResultFile.BENCH_SERVING, "EVIL not json", bench + "the last row is not valid JSON (line 1, column 6)"},
         new Object[] {ResultFile.BENCH_SERVING, "[1, 2]", bench + "the last row is not a JSON object"},
@@ -443,10 +472,11 @@ class ForgedResultsTest {
   void noFilesNoResults() {
     assertThat(ResultsParser.parse(Map.of()).problem()).isEqualTo("no headline numbers in the run's result files "
         + "(results/bench-serving.jsonl, results/aiperf/*_aiperf.json, results/metrics-before.txt and results/metrics-after.txt)");
-    // an idle worker makes the spread unbounded: left out, as is everything a scrape without SGLang gives
+    // an idle worker makes max/min unbounded: left out, as is everything a scrape without SGLang gives;
+    // max/mean says that one of two workers took every request
     RunResults idle = ResultsParser.parse(Map.of(ResultFile.METRICS_BEFORE, scrape(0, 0, 0, 0, 0, 0).getBytes(StandardCharsets.UTF_8),
         ResultFile.METRICS_AFTER, scrape(1000, 250, 10, 0, 0, 0).getBytes(StandardCharsets.UTF_8)));
-    assertThat(idle.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"));
+    assertThat(idle.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"), Map.entry("worker_requests_max_over_mean", "2.000"));
   }
 
   @Test

@@ -18,7 +18,7 @@ class HtmlReportTest {
   void everyHeadlineMetricHasAStripPlotWithADotPerRunThatReportedIt() {
     List<Element> strips = HOSTILE.select("figure.chart[data-kind=strip]");
     assertThat(strips).extracting(f -> f.attr("data-metric"))
-        .containsExactly("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "engine_cache_hit_rate");
+        .containsExactly("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate");
     for (Element figure : strips) {
       assertThat(figure.select("svg")).hasSize(1);
       // base 3, other 3, flaky 2: its failed run reported nothing
@@ -66,7 +66,12 @@ class HtmlReportTest {
 
     List<Element> example = EXAMPLE.select("table.verdicts tbody tr");
     assertThat(example).extracting(r -> r.child(0).text() + " " + r.child(1).text() + " " + r.selectFirst(".verdict").text())
-        .contains("sgl-round-robin engine cache hit rate (%) ↑ worse", "dynamo-kv request throughput (req/s) ↑ no-difference");
+        .contains("sgl-round-robin engine cache hit rate (%) ↑ worse", "dynamo-kv request throughput (req/s) ↑ inconclusive",
+            "dynamo-kv p99 ITL (ms) ↓ equivalent");
+    assertThat(EXAMPLE.select("table.verdicts thead th").eachText())
+        .containsExactly("arm", "metric", "difference", "95% interval", "p (Holm)", "detectable", "verdict");
+    assertThat(EXAMPLE.select("table.verdicts tbody tr").get(0).child(4).text()).isEqualTo("0.0039 (Holm 0.0209)");
+    assertThat(EXAMPLE.select("#verdicts p.note").text()).contains("equivalent: the 90% interval lies within the equivalence margin");
   }
 
   @Test

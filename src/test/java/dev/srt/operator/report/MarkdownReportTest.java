@@ -16,11 +16,15 @@ class MarkdownReportTest {
     assertThat(EXAMPLE).contains("""
         ### Verdicts against sgl-cache-aware
 
-        | arm | metric | difference | 95% interval | verdict |
-        | --- | --- | ---: | ---: | --- |
-        | sgl-round-robin | request throughput (req/s) ↑ | -13.1% | [-18.9%, -7.3%] | ▼ **worse** |
+        | arm | metric | difference | 95% interval | p (Holm) | detectable | verdict |
+        | --- | --- | ---: | ---: | ---: | ---: | --- |
+        | sgl-round-robin | request throughput (req/s) ↑ | -13.1% | [-18.9%, -7.4%] | 0.0039 (Holm 0.0209) | 7.7% | ▼ **worse** |
         """);
-    assertThat(EXAMPLE).contains("| dynamo-kv | engine cache hit rate (%) ↑ | +3.4% | [+0.0%, +6.7%] | ▲ **better** |\n");
+    // Welch's interval alone would call it better (its low end is above 0); over the family of 8 verdicts it is not.
+    assertThat(EXAMPLE).contains("| dynamo-kv | engine cache hit rate (%) ↑ | +3.4% | [+0.0%, +6.7%] | 0.0495 (Holm 0.1979) | 4.3% "
+        + "| ~ **inconclusive** |\n");
+    assertThat(EXAMPLE).contains("| dynamo-kv | p99 ITL (ms) ↓ | +0.3% | [-1.1%, +1.8%] | 0.5665 (Holm 1.0000) | 1.9% | = **equivalent** |\n");
+    assertThat(EXAMPLE).contains(MarkdownReport.VERDICT_NOTE);
     assertThat(EXAMPLE).contains("""
         ### Per-arm summary (mean ± half 95% interval)
 
@@ -37,7 +41,7 @@ class MarkdownReportTest {
 
   @Test
   void notComparableVerdictsSayWhy() {
-    assertThat(HOSTILE).contains("| flaky | request throughput (req/s) ↑ | +13.7% | - | ? **not-comparable** |\n");
+    assertThat(HOSTILE).contains("| flaky | request throughput (req/s) ↑ | +13.7% | - | - | - | ? **not-comparable** |\n");
     assertThat(HOSTILE).contains("Not comparable:\n\n- flaky vs base: flaky failed 6.3% of its requests (more than maxFailedRatio 1.0%)\n");
   }
 

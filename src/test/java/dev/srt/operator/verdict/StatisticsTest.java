@@ -53,12 +53,61 @@ class StatisticsTest {
   }
 
   @Test
-  void thePercentIntervalIsRelativeToTheBaselineMean() {
+  void welchsPValueMatchesTheWorkedExample() {
+    // Wikipedia, "Welch's t-test", example 1: p = 0.021 (scipy.stats.ttest_ind(equal_var=False): 0.021378).
+    double[] a = {27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4};
+    double[] b = {27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4};
+    assertThat(Statistics.welchPValue(a, b)).isCloseTo(0.021378, within(1e-6));
+    assertThat(Statistics.welchPValue(b, a)).isCloseTo(0.021378, within(1e-6));
+    assertThat(Statistics.welchPValue(new double[] {2, 2}, new double[] {1, 1})).as("no spread, different means").isEqualTo(0.0);
+    assertThat(Statistics.welchPValue(new double[] {1, 1}, new double[] {1, 1})).as("no spread, the same means").isEqualTo(1.0);
+  }
+
+  @Test
+  void thePercentDifferenceCountsTheBaselinesSpreadByTheDeltaMethod() {
     double[] arm = {110, 112, 108};
     double[] base = {100, 101, 99};
-    Statistics.Interval abs = Statistics.welch(arm, base);
-    Statistics.Interval pct = Statistics.welchPercent(arm, base);
-    assertThat(pct.low()).isCloseTo(abs.low(), within(1e-9));
-    assertThat(pct.high()).isCloseTo(abs.high(), within(1e-9));
+    // r = 1.1; Var(r) = 4/3/100² + 110²·(1/3)/100⁴ = 1.7367e-4, se = 1.31783%;
+    // df = (va + vb)² / (va²/2 + vb²/2) = 3.10856; t(0.975, 3.10856) · se = 4.11226
+    Statistics.PercentDifference d = Statistics.PercentDifference.of(arm, base);
+    assertThat(d.pct()).isCloseTo(10.0, within(1e-9));
+    assertThat(d.se()).isCloseTo(1.317826, within(1e-6));
+    assertThat(d.df()).isCloseTo(3.108560, within(1e-6));
+    Statistics.Interval ci = d.interval(0.95);
+    assertThat(ci.low()).isCloseTo(5.887741, within(1e-5));
+    assertThat(ci.high()).isCloseTo(14.112260, within(1e-5));
+    // Welch's interval of the difference divided by the baseline's mean ignores the baseline's own error.
+    Statistics.Interval naive = Statistics.welch(arm, base);
+    assertThat(naive.low()).isCloseTo(5.844600, within(1e-5));
+  }
+
+  @Test
+  void twoOneSidedTestsClaimEquivalenceOnlyInsideTheMargin() {
+    double[] arm = {100.5, 99.8, 100.2, 100.1};
+    double[] base = {100, 100.3, 99.7, 100.2};
+    // pct = 0.09995%, se = 0.19578%, df = 5.95599; 90% interval [-0.28099, +0.48089]
+    Statistics.PercentDifference d = Statistics.PercentDifference.of(arm, base);
+    assertThat(d.interval(0.90).low()).isCloseTo(-0.280991, within(1e-5));
+    assertThat(d.interval(0.90).high()).isCloseTo(0.480891, within(1e-5));
+    assertThat(d.equivalencePValue(2)).isCloseTo(3.59065e-5, within(1e-9));
+    assertThat(d.interval(0.90).within(2)).isTrue();
+    assertThat(d.equivalencePValue(0.1)).as("a margin inside the interval").isCloseTo(0.499902, within(1e-5));
+    assertThat(d.interval(0.90).within(0.1)).isFalse();
+    Statistics.PercentDifference none = Statistics.PercentDifference.of(new double[] {101, 101}, new double[] {100, 100});
+    assertThat(none.equivalencePValue(2)).as("no spread: equivalent iff inside").isEqualTo(0.0);
+    assertThat(none.equivalencePValue(0.5)).isEqualTo(1.0);
+  }
+
+  @Test
+  void theMinimumDetectableEffectFollowsTheSpreadAndTheRuns() {
+    double[] a = {100, 104, 96};
+    double[] b = {100, 102, 98};
+    // se = sqrt(16/3 + 4/3) = 2.58199, df = 2.94118; (t(0.975) + t(0.8)) · se / 100 · 100 = 10.84521%
+    assertThat(Statistics.minimumDetectableEffectPct(a, b)).isCloseTo(10.845209, within(1e-5));
+    double[] a9 = {100, 104, 96, 100, 104, 96, 100, 104, 96};
+    double[] b9 = {100, 102, 98, 100, 102, 98, 100, 102, 98};
+    assertThat(Statistics.minimumDetectableEffectPct(a9, b9)).as("three times the runs see smaller differences")
+        .isLessThan(Statistics.minimumDetectableEffectPct(a, b) / 2);
+    assertThat(Statistics.minimumDetectableEffectPct(new double[] {2, 2}, new double[] {1, 1})).isEqualTo(0.0);
   }
 }

@@ -1,0 +1,140 @@
+package dev.srt.operator.host;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.srt.operator.host.ResultJson.Malformed;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * AIPerf's aggregate export ({@code <prefix>_aiperf.json}): a block of statistics per metric tag,
+ * read under bench_serving's names. AIPerf's {@code inter_token_latency} is per request (its time
+ * per output token), so it gives both the ITL and the TPOT numbers.
+ */
+final class AiPerfExport {
+  private static final ResultFile FILE = ResultFile.AIPERF;
+  /** metric → (tag, statistic). */
+  private static final Map<ResultMetric, String[]> STATISTICS = statistics();
+
+  private AiPerfExport() {}
+
+  private static Map<ResultMetric, String[]> statistics() {
+    Map<ResultMetric, String[]> m = new EnumMap<>(ResultMetric.class);
+    m.put(ResultMetric.COMPLETED, new String[] {"request_count", "avg"});
+    m.put(ResultMetric.DURATION, new String[] {"benchmark_duration", "avg"});
+    m.put(ResultMetric.REQUEST_THROUGHPUT, new String[] {"request_throughput", "avg"});
+    m.put(ResultMetric.OUTPUT_THROUGHPUT, new String[] {"output_token_throughput", "avg"});
+    m.put(ResultMetric.MEAN_TTFT_MS, new String[] {"time_to_first_token", "avg"});
+    m.put(ResultMetric.MEDIAN_TTFT_MS, new String[] {"time_to_first_token", "p50"});
+    m.put(ResultMetric.P90_TTFT_MS, new String[] {"time_to_first_token", "p90"});
+    m.put(ResultMetric.P99_TTFT_MS, new String[] {"time_to_first_token", "p99"});
+    m.put(ResultMetric.MEAN_ITL_MS, new String[] {"inter_token_latency", "avg"});
+    m.put(ResultMetric.MEDIAN_ITL_MS, new String[] {"inter_token_latency", "p50"});
+    m.put(ResultMetric.P90_ITL_MS, new String[] {"inter_token_latency", "p90"});
+    m.put(ResultMetric.P99_ITL_MS, new String[] {"inter_token_latency", "p99"});
+    m.put(ResultMetric.MEAN_E2E_LATENCY_MS, new String[] {"request_latency", "avg"});
+    m.put(ResultMetric.P99_E2E_LATENCY_MS, new String[] {"request_latency", "p99"});
+    return m;
+  }
+
+  static Map<ResultMetric, String> parse(byte[] export) throws Malformed {
+    // The statistics wanted, by tag: (statistic → metrics).
+    Map<String, Map<String, ResultMetric>> wanted = new HashMap<>();
+    STATISTICS.forEach((metric, at) -> wanted.computeIfAbsent(at[0], k -> new HashMap<>()).put(at[1], metric));
+    Map<ResultMetric, String> out = new EnumMap<>(ResultMetric.class);
+    try (JsonParser p = ResultJson.JSON.createParser(export)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new Malformed(FILE, "not a JSON object");
+      }
+      int fields = 0;
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        if (++fields > ResultJson.MAX_FIELDS) {
+          throw new Malformed(FILE, "more than " + ResultJson.MAX_FIELDS + " fields");
+        }
+        String tag = p.currentName();
+        JsonToken value = p.nextToken();
+        if (tag.equals("error_summary")) {
+          out.put(ResultMetric.FAILED, String.valueOf(errors(p)));
+          continue;
+        }
+        Map<String, ResultMetric> stats = wanted.get(tag);
+        if (stats == null) {
+          p.skipChildren();
+          continue;
+        }
+        if (value != JsonToken.START_OBJECT) {
+          throw new Malformed(FILE, tag + " is not an object of statistics");
+        }
+        int statFields = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          if (++statFields > ResultJson.MAX_FIELDS) {
+            throw new Malformed(FILE, tag + " has more than " + ResultJson.MAX_FIELDS + " fields");
+          }
+          String stat = p.currentName();
+          p.nextToken();
+          ResultMetric metric = stats.get(stat);
+          if (metric == null) {
+            p.skipChildren();
+            continue;
+          }
+          String number = ResultJson.number(p, FILE, tag + "." + stat);
+          if (number != null) {
+            out.put(metric, number);
+            if (metric == ResultMetric.MEAN_ITL_MS) {
+              out.put(ResultMetric.MEAN_TPOT_MS, number);
+            } else if (metric == ResultMetric.P99_ITL_MS) {
+              out.put(ResultMetric.P99_TPOT_MS, number);
+            }
+          }
+        }
+      }
+      if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
+        throw new Malformed(FILE, "not one JSON object");
+      }
+      return out;
+    } catch (StreamConstraintsException e) {
+      throw new Malformed(FILE, "beyond the reader's limits (nesting depth, number or string length)");
+    } catch (JsonProcessingException e) {
+      throw new Malformed(FILE, "not valid JSON" + ResultJson.at(e));
+    } catch (IOException e) {
+      throw new Malformed(FILE, "cannot be read");
+    }
+  }
+
+  /** The sum of the {@code count} of every entry of AIPerf's {@code error_summary} (the current token starts it). */
+  private static long errors(JsonParser p) throws IOException, Malformed {
+    if (p.currentToken() == JsonToken.VALUE_NULL) {
+      return 0;
+    }
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new Malformed(FILE, "error_summary is not an array");
+    }
+    BigDecimal sum = BigDecimal.ZERO;
+    int entries = 0;
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      if (++entries > ResultJson.MAX_FIELDS) {
+        throw new Malformed(FILE, "error_summary has more than " + ResultJson.MAX_FIELDS + " entries");
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        p.nextToken();
+        if (field.equals("count")) {
+          String n = ResultJson.number(p, FILE, "error_summary[].count");
+          sum = n == null ? sum : sum.add(new BigDecimal(n));
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+    if (p.currentToken() != JsonToken.END_ARRAY || sum.compareTo(ResultJson.MAX_VALUE) > 0) {
+      throw new Malformed(FILE, "error_summary is not a list of {count} objects");
+    }
+    return sum.longValue();
+  }
+}
