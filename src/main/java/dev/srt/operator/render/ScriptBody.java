@@ -3,6 +3,7 @@ package dev.srt.operator.render;
 import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.Hashes;
@@ -271,7 +272,37 @@ final class ScriptBody {
         + (arg.isEmpty() ? "" : " " + words.word(arg)));
   }
 
+  /**
+   * The run's facts, once every gate has passed and before the benchmark: one step per node (in
+   * the run's container, where the engines' Python is), then the collector on this host.
+   */
+  private void facts() {
+    FactCapture f = plan.factCapture();
+    if (f == null) {
+      return;
+    }
+    line("");
+    for (int node = 0; node < f.nodes(); node++) {
+      List<String> packages = new ArrayList<>(f.packages());
+      if (node == 0 && f.workload().versionPackage() != null && !packages.contains(f.workload().versionPackage())) {
+        packages.add(f.workload().versionPackage());
+      }
+      List<String> launch = launcher.wrap("facts-node-" + node, node, gpusOn(node), Map.of(), List.of(plan.settings().python(), "-c"));
+      line("srt_facts_node " + node + " " + words.join(launch) + " \"$SRT_FACTS_PY\" node " + words.word("facts/node-" + node + ".json")
+          + " " + node + " " + words.join(packages));
+    }
+    line("srt_facts " + words.join(FactArguments.of(f)));
+  }
+
+  /** Every GPU of {@code node} the run's workers use: a container sees them, so nvidia-smi does. */
+  private List<Integer> gpusOn(int node) {
+    return plan.topology().workers().stream()
+        .filter(w -> w.node() == node || w.followerNodes().contains(node))
+        .flatMap(w -> w.gpus().stream()).distinct().sorted().toList();
+  }
+
   private void benchmark() {
+    facts();
     List<String> metricsUrls = new ArrayList<>();
     metricsUrls.add(routerMetricsUrl());
     plan.workerProcesses().stream().filter(p -> p.probe() != null)
