@@ -31,4 +31,10 @@ public class ArmRun {
 
   /** The run's headline numbers (a succeeded run's). */
   public BenchmarkResults results;
+
+  /**
+   * What the run recorded about itself before its benchmark (facts.json): in full in reports, as
+   * digests and counts in the operator's status.
+   */
+  public RunFacts facts;
 }

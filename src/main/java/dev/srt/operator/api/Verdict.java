@@ -24,7 +24,8 @@ public class Verdict {
   /**
    * better or worse (by the metric's direction: higher throughput and cache hit rate, lower
    * latencies), no-difference when the interval spans zero, not-comparable when either arm has fewer
-   * than 2 succeeded runs or failed more requests than spec.execution.maxFailedRatio.
+   * than 2 succeeded runs, failed more requests than spec.execution.maxFailedRatio, or when the
+   * compared runs differ in a held-constant fact (spec.execution.requireFacts).
    */
   public String verdict;
 

@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.base.Shell;
 import java.time.Duration;
 import java.util.Base64;
@@ -56,6 +57,9 @@ final class ResultsFetch {
           fi
           scrape %s %s %d
           scrape %s %s %d
+          if usable %s %s; then
+            head -c %d -- %s | frame %s
+          fi
         else
           printf '%%s\\n' %s
         fi
@@ -69,6 +73,8 @@ final class ResultsFetch {
             ResultFile.AIPERF.frame(), ResultFile.AIPERF.maxBytes + 1, ResultFile.AIPERF.frame(),
             Shell.quote(ResultFile.METRICS_BEFORE.path), ResultFile.METRICS_BEFORE.frame(), ResultFile.METRICS_BEFORE.maxBytes + 1,
             Shell.quote(ResultFile.METRICS_AFTER.path), ResultFile.METRICS_AFTER.frame(), ResultFile.METRICS_AFTER.maxBytes + 1,
+            Shell.quote(ResultFile.FACTS.path), ResultFile.FACTS.frame(), ResultFile.FACTS.maxBytes + 1, Shell.quote(ResultFile.FACTS.path),
+            ResultFile.FACTS.frame(),
             NO_RUN_DIR, END);
   }
 
@@ -82,11 +88,15 @@ final class ResultsFetch {
     if (fetched.noRunDir()) {
       return RunResults.none("the run directory " + runDir + " is gone");
     }
+    // The facts are read beside the numbers, and neither spoils the other.
+    RunFacts facts = fetched.tooLarge().remove(ResultFile.FACTS)
+        ? RunFacts.none(ResultFile.FACTS.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB")
+        : FactsFile.parse(fetched.files().remove(ResultFile.FACTS));
     if (!fetched.tooLarge().isEmpty()) {
       ResultFile f = fetched.tooLarge().iterator().next();
-      return RunResults.none(f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB");
+      return RunResults.none(f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB").withFacts(facts);
     }
-    return ResultsParser.parse(fetched.files());
+    return ResultsParser.parse(fetched.files()).withFacts(facts);
   }
 
   /** What the command printed: the files it read, those too large to read, or that the run directory is missing. */

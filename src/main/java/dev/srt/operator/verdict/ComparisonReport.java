@@ -23,6 +23,10 @@ public final class ComparisonReport {
   public Long seed;
   public List<ArmReport> arms = new ArrayList<>();
   public List<Verdict> verdicts = new ArrayList<>();
+  /** Each arm's runs against the baseline's, fact by fact ({@link FactChecks}). */
+  public List<FactChecks.Check> factChecks = new ArrayList<>();
+  /** What the verdicts do not say: held-constant facts that differ where spec.execution.requireFacts is false. */
+  public List<String> warnings = new ArrayList<>();
 
   /** One arm: its finished runs and their summary. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,6 +41,12 @@ public final class ComparisonReport {
    * empty list).
    */
   public static ComparisonReport of(String comparison, Map<String, List<ArmRun>> runs, String baseline, double maxFailedRatio) {
+    return of(comparison, runs, baseline, maxFailedRatio, true);
+  }
+
+  /** As above; {@code requireFacts} (spec.execution.requireFacts) false turns differing facts into a warning. */
+  public static ComparisonReport of(String comparison, Map<String, List<ArmRun>> runs, String baseline, double maxFailedRatio,
+      boolean requireFacts) {
     ComparisonReport r = new ComparisonReport();
     r.comparison = comparison;
     r.baseline = baseline;
@@ -50,6 +60,7 @@ public final class ComparisonReport {
       r.arms.add(a);
     });
     r.verdicts = Verdicts.of(runs, summaries, baseline, maxFailedRatio);
+    r.factChecks = FactChecks.apply(runs, baseline, requireFacts, r.verdicts, r.warnings);
     return r;
   }
 
