@@ -13,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -93,8 +92,8 @@ final class Provenance {
     Set<String> everywhere = new LinkedHashSet<>();
     List<String> cells = new ArrayList<>();
     for (List<ArmRun> list : runs.values()) {
-      Map<String, List<Integer>> values = new TreeMap<>();
-      Map<String, List<Integer>> unknown = new TreeMap<>();
+      Map<String, List<Integer>> values = new LinkedHashMap<>();
+      Map<String, List<Integer>> unknown = new LinkedHashMap<>();
       for (ArmRun r : list) {
         RunFact f = of.apply(r);
         int rep = r.repetition == null ? 1 : r.repetition;
@@ -120,12 +119,8 @@ final class Provenance {
       return FactComparison.shown(values.keySet().iterator().next());
     }
     List<String> parts = new ArrayList<>();
-    values.forEach((v, reps) -> parts.add(FactComparison.shown(v) + " (" + runs(reps) + ")"));
-    unknown.forEach((why, reps) -> parts.add("unknown (" + runs(reps) + "): " + why));
+    values.forEach((v, reps) -> parts.add(FactComparison.shown(v) + " (" + FactComparison.repetitions(reps) + ")"));
+    unknown.forEach((why, reps) -> parts.add("unknown (" + FactComparison.repetitions(reps) + "): " + why));
     return String.join(" / ", parts);
-  }
-
-  private static String runs(List<Integer> reps) {
-    return (reps.size() == 1 ? "run " : "runs ") + String.join(", ", reps.stream().sorted().map(String::valueOf).toList());
   }
 }

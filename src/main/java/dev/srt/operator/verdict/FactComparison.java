@@ -215,11 +215,14 @@ public final class FactComparison {
     Map<String, List<Integer>> byArm = new LinkedHashMap<>();
     runs.forEach(r -> byArm.computeIfAbsent(r.arm(), a -> new ArrayList<>()).add(r.repetition()));
     List<String> parts = new ArrayList<>();
-    byArm.forEach((arm, reps) -> {
-      List<Integer> sorted = reps.stream().sorted().distinct().toList();
-      parts.add((sorted.size() == 1 ? "run " : "runs ") + ranges(sorted) + " of " + arm);
-    });
+    byArm.forEach((arm, reps) -> parts.add(repetitions(reps) + " of " + arm));
     return String.join(", ", parts);
+  }
+
+  /** {@code run 2}, {@code runs 1-3, 5}: repetitions of one arm. */
+  public static String repetitions(List<Integer> reps) {
+    List<Integer> sorted = reps.stream().sorted().distinct().toList();
+    return (sorted.size() == 1 ? "run " : "runs ") + ranges(sorted);
   }
 
   private static String ranges(List<Integer> sorted) {
