@@ -499,11 +499,11 @@ srt_facts_node() {
 # srt_facts ARGS...: writes facts.json (see SRT_FACTS_PY) and a facts event with the number of facts
 # it could not find out. Never fails the run: without a facts.json the run's facts are unknown.
 srt_facts() {
-  local unknown
-  if unknown=$(timeout 300 "$SRT_PYTHON" -c "$SRT_FACTS_PY" collect facts.json "$@" 2>>logs/facts.log </dev/null); then
-    [[ $unknown =~ ^[0-9]+$ ]] || unknown=0
-    srt_log "facts: facts.json ($unknown unknown)"
-    srt_event facts file facts.json unknown:= "$unknown"
+  local unknown_facts
+  if unknown_facts=$(timeout 300 "$SRT_PYTHON" -c "$SRT_FACTS_PY" collect facts.json "$@" 2>>logs/facts.log </dev/null); then
+    [[ $unknown_facts =~ ^[0-9]+$ ]] || unknown_facts=0
+    srt_log "facts: facts.json ($unknown_facts unknown)"
+    srt_event facts file facts.json unknown:= "$unknown_facts"
   else
     srt_log "facts: the collector failed (see logs/facts.log); the run has no facts.json"
   fi

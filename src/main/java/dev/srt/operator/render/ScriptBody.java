@@ -283,19 +283,31 @@ final class ScriptBody {
     }
     line("");
     for (int node = 0; node < f.nodes(); node++) {
-      List<String> packages = new ArrayList<>(f.packages());
-      if (node == 0 && f.workload().versionPackage() != null && !packages.contains(f.workload().versionPackage())) {
-        packages.add(f.workload().versionPackage());
-      }
-      List<String> launch = launcher.wrap("facts-node-" + node, node, gpusOn(node), Map.of(), List.of(plan.settings().python(), "-c"));
-      line("srt_facts_node " + node + " " + words.join(launch) + " \"$SRT_FACTS_PY\" node " + words.word("facts/node-" + node + ".json")
-          + " " + node + " " + words.join(packages));
+      List<String> launch = launcher.wrap(factsStep(node), node, gpusOn(plan, node), Map.of(), List.of(plan.settings().python(), "-c"));
+      line("srt_facts_node " + node + " " + words.join(launch) + " \"$SRT_FACTS_PY\" " + words.join(factsNodeArgs(plan, node)));
     }
     line("srt_facts " + words.join(FactArguments.of(f)));
   }
 
+  /** The name of node {@code node}'s facts step (a Slurm step, a container). */
+  static String factsStep(int node) {
+    return "facts-node-" + node;
+  }
+
+  /** The facts program's words on node {@code node}: its output file, the node, the distributions to ask. */
+  static List<String> factsNodeArgs(RunPlan plan, int node) {
+    FactCapture f = plan.factCapture();
+    List<String> args = new ArrayList<>(List.of("node", "facts/node-" + node + ".json", String.valueOf(node)));
+    args.addAll(f.packages());
+    String tool = f.workload().versionPackage();
+    if (node == 0 && tool != null && !f.packages().contains(tool)) {
+      args.add(tool);
+    }
+    return args;
+  }
+
   /** Every GPU of {@code node} the run's workers use: a container sees them, so nvidia-smi does. */
-  private List<Integer> gpusOn(int node) {
+  static List<Integer> gpusOn(RunPlan plan, int node) {
     return plan.topology().workers().stream()
         .filter(w -> w.node() == node || w.followerNodes().contains(node))
         .flatMap(w -> w.gpus().stream()).distinct().sorted().toList();
