@@ -273,6 +273,242 @@ srt_probe() {
   "$SRT_PYTHON" -c "$SRT_PROBE_PY" "$@"
 }
 
+# The facts program (docs/run-protocol.md#facts): what the run is, asked of the engines, the nodes
+# and the files themselves once every gate has passed. `node OUT INDEX PACKAGE...` runs on each node
+# (a step of its own) and writes that node's facts to OUT; `collect OUT ARGS` asks the engines and
+# hashes the model, router and workload files, adds the nodes' files and writes facts.json. A fact
+# that cannot be found out is written as unknown, with why; nothing here fails the run.
+read -r -d '' SRT_FACTS_PY <<'PY' || true
+import argparse, glob, hashlib, json, os, platform, re, shutil, socket, subprocess, sys, time, urllib.error, urllib.request
+MAX_VALUE = 256
+NODE_FACTS = ("host", "kernel", "GPU model", "GPU count", "GPU driver", "CUDA version")
+facts = []
+def clean(text):
+    return "".join(c if c.isprintable() else "?" for c in text)
+def known(name, value):
+    text = clean(value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":")))
+    if len(text) > MAX_VALUE:
+        text = "sha256:%s (%d characters)" % (hashlib.sha256(text.encode("utf-8", "replace")).hexdigest(), len(text))
+    facts.append({"name": name, "value": text})
+def unknown(name, why):
+    facts.append({"name": name, "unknown": clean(str(why)).strip()[:MAX_VALUE] or "unknown"})
+def write(path, doc):
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+def run(argv, timeout=30):
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError("%s exited with code %d: %s" % (argv[0], r.returncode, r.stderr.decode("utf-8", "replace").strip()[-200:]))
+    return r.stdout.decode("utf-8", "replace")
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+def file_fact(name, path):
+    if not os.path.exists(path):
+        known(name, "absent")
+        return
+    try:
+        known(name, sha256(path))
+    except Exception as e:
+        unknown(name, e)
+def normalized(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+def versions(names, path):
+    from importlib import metadata
+    found = {}
+    for d in metadata.distributions(path=path):
+        try:
+            found.setdefault(normalized(d.metadata["Name"]), d.version)
+        except Exception:
+            pass
+    return {n: found.get(normalized(n)) for n in names}
+def package_facts(prefix, names, path):
+    try:
+        for name, version in versions(names, path).items():
+            known(prefix + name, version or "not installed")
+    except Exception as e:
+        for name in names:
+            unknown(prefix + name, "cannot read the installed versions: %s" % e)
+def same(values):
+    if not values:
+        raise RuntimeError("nvidia-smi lists no GPU")
+    counts = {v: values.count(v) for v in values}
+    return values[0] if len(counts) == 1 else "mixed: " + ", ".join("%s x%d" % kv for kv in sorted(counts.items()))
+def node(out, index, packages):
+    prefix = "node %s " % index
+    host = socket.gethostname()
+    known(prefix + "host", host)
+    known(prefix + "kernel", platform.release())
+    smi = shutil.which("nvidia-smi")
+    try:
+        if smi is None:
+            raise RuntimeError("nvidia-smi is not on the PATH on " + host)
+        rows = [[c.strip() for c in l.split(",")] for l in run([smi, "--query-gpu=name,driver_version", "--format=csv,noheader"]).splitlines() if l.strip()]
+        known(prefix + "GPU model", same([r[0] for r in rows]))
+        known(prefix + "GPU count", str(len(rows)))
+        known(prefix + "GPU driver", same([r[1] if len(r) > 1 else "" for r in rows]))
+        cuda = re.search(r"CUDA Version:\s*([0-9][0-9.]*)", run([smi]))
+        if cuda:
+            known(prefix + "CUDA version", cuda.group(1))
+        else:
+            unknown(prefix + "CUDA version", "nvidia-smi names no CUDA version")
+    except Exception as e:
+        for name in NODE_FACTS[2:]:
+            if not any(f["name"] == prefix + name for f in facts):
+                unknown(prefix + name, e)
+    package_facts(prefix + "package ", packages, sys.path)
+    write(out, {"facts": facts})
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+def server_info(url):
+    try:
+        return get_json(url)
+    except urllib.error.HTTPError as e:
+        if e.code != 404:
+            raise
+        return get_json(url.rsplit("/", 1)[0] + "/get_server_info")
+def tree_digest(root):
+    h = hashlib.sha256()
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x not in (".git", "target"))
+        for name in sorted(files):
+            p = os.path.join(d, name)
+            h.update((os.path.relpath(p, root) + "\0" + sha256(p) + "\n").encode())
+    return h.hexdigest()
+def collect(a):
+    node_facts = {}
+    for i in range(a.nodes):
+        try:
+            with open("facts/node-%d.json" % i) as f:
+                node_facts.update((x["name"], x) for x in json.load(f)["facts"])
+        except Exception as e:
+            why = "the facts step on node %d wrote nothing usable (%s; see logs/facts.log)" % (i, e)
+            for name in NODE_FACTS + tuple("package " + p for p in a.package + ([a.workload_package] if i == 0 and a.workload_package else [])):
+                node_facts["node %d %s" % (i, name)] = {"name": "node %d %s" % (i, name), "unknown": why}
+    facts.extend(node_facts.values())
+    for name, index, url in a.engine:
+        host = node_facts.get("node %s host" % index, {}).get("value", "unknown host")
+        known("engine %s node" % name, "node %s (%s)" % (index, host))
+        try:
+            info = server_info(url)
+            if not isinstance(info, dict):
+                raise ValueError("not a JSON object")
+            for key in sorted(info):
+                if key != "internal_states":
+                    known("engine %s server_args.%s" % (name, re.sub(r"[^A-Za-z0-9_.-]", "?", key)[:100]), info[key])
+        except Exception as e:
+            unknown("engine %s server_args" % name, "%s: %s" % (url, e))
+    for name, index, why in a.engine_unknown:
+        unknown("engine %s server_args" % name, why)
+    known("router kind", a.router_kind)
+    if a.router_binary:
+        path = a.router_binary if "/" in a.router_binary else shutil.which(a.router_binary)
+        if path is None:
+            for name in ("router binary sha256", "router version"):
+                unknown(name, a.router_binary + " is not on the PATH")
+        else:
+            known("router binary", path)
+            file_fact("router binary sha256", path)
+            try:
+                lines = [l.strip() for l in run([path, "--version"], 10).splitlines() if l.strip()]
+                known("router version", lines[0] if lines else "")
+            except Exception as e:
+                unknown("router version", e)
+    for w in a.router_wheel:
+        wheels = sorted(glob.glob(os.path.join(glob.escape(w), "*.whl"))) if os.path.isdir(w) else [w]
+        if not wheels or not os.path.exists(wheels[0]):
+            unknown("router wheel", "no wheel at " + w)
+        for f in wheels:
+            file_fact("router wheel %s sha256" % os.path.basename(f), f)
+    if a.router_package:
+        extra = [os.path.abspath(p) for p in (a.router_pythonpath or "").split(":") if p]
+        package_facts("router package ", a.router_package, extra + sys.path)
+    if a.catalog_rev:
+        known("router policy catalog rev", a.catalog_rev)
+    if a.catalog_path:
+        try:
+            known("router policy catalog digest", tree_digest(a.catalog_path))
+        except Exception as e:
+            unknown("router policy catalog digest", e)
+    model_dir = a.model_dir.rstrip("/") + "/"
+    for f in a.model_file:
+        file_fact("model %s sha256" % (f[len(model_dir):] if f.startswith(model_dir) else f), f)
+    known("model served name", a.served_model_name)
+    known("workload tool", a.workload_tool)
+    if a.workload_package:
+        version = node_facts.get("node 0 package " + a.workload_package, {"unknown": "not asked"})
+        if "value" in version:
+            known("workload tool version", "%s %s" % (a.workload_package, version["value"]))
+        else:
+            unknown("workload tool version", version["unknown"])
+    else:
+        unknown("workload tool version", "a custom command reports no version")
+    if a.workload_tool == "custom":
+        unknown("workload dataset sha256", "a custom command reads what it reads")
+    elif a.dataset:
+        file_fact("workload dataset sha256", a.dataset)
+    else:
+        known("workload dataset sha256", "none: the tool generates its prompts")
+    known("workload seed", a.seed)
+    write(a.out, {"schema": 1, "capturedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "facts": facts})
+    print(sum(1 for f in facts if "unknown" in f))
+if sys.argv[1] == "node":
+    node(sys.argv[2], sys.argv[3], sys.argv[4:])
+    sys.exit(0)
+p = argparse.ArgumentParser(prog="srt-facts collect")
+p.add_argument("out")
+p.add_argument("--nodes", type=int, default=1)
+p.add_argument("--package", action="append", default=[])
+p.add_argument("--engine", action="append", nargs=3, default=[])
+p.add_argument("--engine-unknown", action="append", nargs=3, default=[])
+p.add_argument("--model-dir", default="")
+p.add_argument("--model-file", action="append", default=[])
+p.add_argument("--served-model-name", default="")
+p.add_argument("--router-kind", default="")
+p.add_argument("--router-binary")
+p.add_argument("--router-wheel", action="append", default=[])
+p.add_argument("--router-package", action="append", default=[])
+p.add_argument("--router-pythonpath")
+p.add_argument("--catalog-rev")
+p.add_argument("--catalog-path")
+p.add_argument("--workload-tool", default="")
+p.add_argument("--workload-package")
+p.add_argument("--dataset")
+p.add_argument("--seed", default="")
+collect(p.parse_args(sys.argv[2:]))
+PY
+
+# srt_facts_node NODE ARGV...: the facts program's node part (ARGV: a step on node NODE), with a time
+# limit; a step that fails leaves its node's facts unknown, for the collector to say why.
+srt_facts_node() {
+  local node=$1 code=0
+  shift
+  mkdir -p facts
+  timeout 120 "$@" >>logs/facts.log 2>&1 </dev/null || code=$?
+  if [ "$code" -ne 0 ]; then
+    srt_log "facts: the step on node $node exited with $(srt_exit_text "$code") (see logs/facts.log)"
+  fi
+}
+
+# srt_facts ARGS...: writes facts.json (see SRT_FACTS_PY) and a facts event with the number of facts
+# it could not find out. Never fails the run: without a facts.json the run's facts are unknown.
+srt_facts() {
+  local unknown_facts
+  if unknown_facts=$(timeout 300 "$SRT_PYTHON" -c "$SRT_FACTS_PY" collect facts.json "$@" 2>>logs/facts.log </dev/null); then
+    [[ $unknown_facts =~ ^[0-9]+$ ]] || unknown_facts=0
+    srt_log "facts: facts.json ($unknown_facts unknown)"
+    srt_event facts file facts.json unknown:= "$unknown_facts"
+  else
+    srt_log "facts: the collector failed (see logs/facts.log); the run has no facts.json"
+  fi
+}
+
 # srt_wait TARGET ROLE KIND URL [ARG]: probes until it passes, backing off from 0.2 s to
 # SRT_HEALTH_INTERVAL, within the gate's timeout of its start, failing the run as soon as a
 # started process ends.
@@ -646,6 +882,9 @@ srt_gate canary
 srt_canary http://127.0.0.1:8000/v1/chat/completions Qwen/Qwen3-32B-FP8
 srt_gate_passed canary
 srt_phase ready
+
+srt_facts_node 0 python3 -c "$SRT_FACTS_PY" node facts/node-0.json 0 sglang torch
+srt_facts --nodes=1 --package=sglang --package=torch --engine worker-0 0 http://127.0.0.1:6100/server_info --engine worker-1 0 http://127.0.0.1:6132/server_info --model-dir=/models/Qwen3-32B-FP8 --model-file=/models/Qwen3-32B-FP8/config.json --model-file=/models/Qwen3-32B-FP8/tokenizer.json --model-file=/models/Qwen3-32B-FP8/tokenizer_config.json --model-file=/models/Qwen3-32B-FP8/generation_config.json --model-file=/models/Qwen3-32B-FP8/model.safetensors.index.json --served-model-name=Qwen/Qwen3-32B-FP8 --router-kind=dynamo --router-wheel=/scratch/srt-operator/cache/dynamo/4dca1626b2708383514fcd65ac816ba7429c05a4-"${SRT_HOST_TAG}" --router-package=ai-dynamo --router-package=ai-dynamo-runtime --router-pythonpath=python --workload-tool=bench-serving --workload-package=sglang --seed=42
 
 srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_phase benchmarking

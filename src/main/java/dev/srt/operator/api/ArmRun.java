@@ -47,4 +47,10 @@ public class ArmRun {
    * that failed mid-sweep keeps the levels it finished.
    */
   public List<LevelResults> levels;
+
+  /**
+   * What the run recorded about itself before its benchmark (facts.json): in full in reports, as
+   * digests and counts in the operator's status.
+   */
+  public RunFacts facts;
 }

@@ -104,6 +104,9 @@ public class ArmStatus {
   /** The current run's headline numbers, once it succeeded. */
   public BenchmarkResults results;
 
+  /** What the current run recorded about itself (facts.json), once it succeeded: digests and counts. */
+  public RunFacts facts;
+
   /**
    * Every finished run of the arm for its current spec, in the order they ran: their results, not
    * their endpoints.

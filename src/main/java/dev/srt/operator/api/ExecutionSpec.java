@@ -77,6 +77,14 @@ public class ExecutionSpec {
   @Max(1)
   public Double equivalenceMargin;
 
+  /**
+   * Whether verdicts need equal held-constant facts (docs/run-protocol.md#facts): when the runs a
+   * verdict compares differ in one (a model file, a driver, an engine's effective argument, a
+   * package version), the verdict is not-comparable and names each differing fact. false keeps
+   * the verdict and reports the differences as a warning. Default true.
+   */
+  public Boolean requireFacts;
+
   /** {@link #repetitions}, or 1. */
   public int repetitionsOrDefault() {
     return repetitions == null ? 1 : repetitions;
@@ -85,6 +93,11 @@ public class ExecutionSpec {
   /** {@link #equivalenceMargin}, or its default. */
   public double equivalenceMarginOrDefault() {
     return equivalenceMargin == null ? DEFAULT_EQUIVALENCE_MARGIN : equivalenceMargin;
+  }
+
+  /** {@link #requireFacts}, or true. */
+  public boolean requireFactsOrDefault() {
+    return requireFacts == null || requireFacts;
   }
 
   /** {@link #maxFailedRatio}, or its default. */

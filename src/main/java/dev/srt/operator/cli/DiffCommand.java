@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "diff", description = {
     "Shows what differs between the arms: the fields that express the difference, and which rendered parts",
-    "(worker commands, router command, builds, gates, benchmark) are identical across arms."})
+    "(worker commands, router command, builds, gates, benchmark) are identical across arms. With --runs RUN RUN: what two",
+    "runs were, fact by fact (their facts.json on the GpuCluster): exits 3 when a held-constant fact differs."})
 public final class DiffCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;
@@ -25,10 +26,19 @@ public final class DiffCommand implements Callable<Integer> {
   @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
   Path cluster;
 
+  @Option(names = "--runs", arity = "2", paramLabel = "RUN", description = "Compare the facts of these two runs (ID or ARM/ID) instead.")
+  List<String> runs;
+
+  @Option(names = "--all", description = "With --runs: every fact, not only those that differ or are unknown.")
+  boolean all;
+
   @Override
   public Integer call() {
     try {
       Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
+      if (runs != null) {
+        return RunFactsDiff.run(in, runs, all, System.out, System.err);
+      }
       Map<String, RunPlan> plans = new LinkedHashMap<>();
       for (String arm : in.arms(null, System.err)) {
         plans.put(arm, in.plan(arm));

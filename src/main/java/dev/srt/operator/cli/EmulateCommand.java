@@ -90,6 +90,10 @@ public final class EmulateCommand implements Runnable {
   static final class Router extends Program {
     @Override
     public Integer call() {
+      if (args.equals(java.util.List.of("--version")) || args.equals(java.util.List.of("-V"))) {
+        System.out.println(SglRouter.VERSION_LINE);
+        return 0;
+      }
       return serve("sgl-router", () -> new SglRouter(SglRouter.Options.parse(args, System.err)));
     }
   }

@@ -53,6 +53,10 @@ final class ComparisonRules {
         out.add(Problem.error("spec.execution.warmupRequests", "spec.workload.args sets --" + flag + " too: set one of them"));
       }
     }
+    if (!e.requireFactsOrDefault()) {
+      out.add(Problem.warning("spec.execution.requireFacts", "is false: a verdict compares runs whose held-constant facts "
+          + "differ, and only warns of them"));
+    }
     if (e.repetitions != null && e.repetitions == 1 && e.baseline != null) {
       out.add(Problem.warning("spec.execution.repetitions", "is 1: verdicts need at least 2 runs per arm, every one will be "
           + "not-comparable"));

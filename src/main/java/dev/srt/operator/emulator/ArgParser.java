@@ -195,6 +195,31 @@ public final class ArgParser {
       return v == null ? List.of() : List.copyOf(v);
     }
 
+    /**
+     * The skipped options with the words that followed each ({@code --mem-fraction-static 0.85} →
+     * {@code mem-fraction-static: [0.85]}, a bare flag → no words), the last occurrence winning.
+     */
+    public Map<String, List<String>> ignoredOptions() {
+      Map<String, List<String>> out = new LinkedHashMap<>();
+      List<String> current = null;
+      for (String token : ignored) {
+        if (isOption(token)) {
+          int eq = token.indexOf('=');
+          String name = token.replaceFirst("^-+", "");
+          current = new ArrayList<>();
+          if (token.startsWith("--") && eq > 0) {
+            name = token.substring(2, eq);
+            current.add(token.substring(eq + 1));
+          }
+          out.remove(name);
+          out.put(name, current);
+        } else if (current != null) {
+          current.add(token);
+        }
+      }
+      return out;
+    }
+
     /** What was skipped; the emulated programs log it once so a surprising flag is visible. */
     public List<String> ignored() {
       return ignored;

@@ -140,9 +140,15 @@ final class PipTool {
     return a;
   }
 
-  /** Keeps {@code <site>/dynamo} in step with the store's record: importable exactly when installed. */
+  /**
+   * Keeps {@code <site>/dynamo} in step with the store's record: importable exactly when
+   * installed; and every recorded package's metadata, which {@code importlib.metadata} reads.
+   */
   private static void writeImportStubs(EmulatorState store, Path siteDir) throws IOException {
     ObjectNode pkgs = store.packages();
+    Map<String, String> versions = new java.util.TreeMap<>();
+    pkgs.properties().forEach(e -> versions.put(e.getKey(), e.getValue().path("version").asText()));
+    DistInfo.sync(siteDir, versions);
     Path site = siteDir.resolve("dynamo");
     Path init = site.resolve("__init__.py");
     Path core = site.resolve("_core.py");

@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code /health} and on {@code sgl_router_workers} before trusting it.
  */
 public final class SglRouter implements EmulatedProcess {
+  /** What {@code sgl-router --version} prints (clap's {@code <name> <version>}). */
+  public static final String VERSION_LINE = "sgl-router 0.2.4+emulated";
+
   public record Options(List<String> workerUrls, int port, String modelId, String policy) {
     public static Options parse(List<String> argv, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sgl-router")

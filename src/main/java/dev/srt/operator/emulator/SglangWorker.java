@@ -63,7 +63,8 @@ public final class SglangWorker implements EmulatedProcess {
       int nnodes,
       int nodeRank,
       String distInitAddr,
-      Disaggregation.Options disaggregation) {
+      Disaggregation.Options disaggregation,
+      ObjectNode otherArgs) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       ArgParser.Parsed a = new ArgParser("sglang.launch_server")
@@ -126,7 +127,8 @@ public final class SglangWorker implements EmulatedProcess {
               a.getInt("--disaggregation-bootstrap-port", 8998),
               a.get("--disaggregation-transfer-backend", "mooncake"),
               a.get("--disaggregation-ib-device"),
-              a.flag("--disaggregation-decode-enable-radix-cache")));
+              a.flag("--disaggregation-decode-enable-radix-cache")),
+          ServerArgs.others(a.ignoredOptions()));
     }
 
     /** Rank 1.. of a multi-node engine: no HTTP server, it serves through the leader. */
@@ -169,6 +171,8 @@ public final class SglangWorker implements EmulatedProcess {
     return t;
   });
   private final long createdEpoch = System.currentTimeMillis() / 1000;
+  /** {@code random_seed}: given, or drawn once at start-up as SGLang draws it. */
+  private final JsonNode randomSeed;
   private volatile boolean ready;
   private volatile HttpServer server;
   private volatile EngineRpcPort rpc;
@@ -181,6 +185,7 @@ public final class SglangWorker implements EmulatedProcess {
     this.disaggregation = new Disaggregation(opts.disaggregation());
     this.cache = new PrefixCache(Math.max(1, opts.cacheTokens() / opts.pageSize()));
     this.runningSlots = new Semaphore(Math.max(1, opts.maxRunningRequests()), true);
+    this.randomSeed = ServerArgs.resolve(Json.object(), opts.otherArgs()).get("random_seed");
   }
 
   @Override
@@ -340,6 +345,7 @@ public final class SglangWorker implements EmulatedProcess {
     ObjectNode info = Json.object();
     info.put("model_path", opts.modelPath());
     info.put("tokenizer_path", opts.modelPath());
+    info.set("random_seed", randomSeed);
     info.put("served_model_name", opts.servedModelName());
     info.put("host", opts.host());
     info.put("port", opts.port());
@@ -363,10 +369,19 @@ public final class SglangWorker implements EmulatedProcess {
     } else {
       info.put("kv_events_config", Json.write(opts.kvEventsConfig()));
     }
-    info.putArray("internal_states").addObject().put("last_gen_throughput", 0.0);
-    info.put("version", VERSION);
-    info.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
-    Http.sendJson(ex, 200, info);
+    info.put("stream_interval", opts.streamInterval());
+    info.put("nnodes", opts.nnodes());
+    info.put("node_rank", opts.nodeRank());
+    if (opts.distInitAddr() == null) {
+      info.putNull("dist_init_addr");
+    } else {
+      info.put("dist_init_addr", opts.distInitAddr());
+    }
+    ObjectNode out = ServerArgs.resolve(info, opts.otherArgs());
+    out.putArray("internal_states").addObject().put("last_gen_throughput", 0.0);
+    out.put("version", VERSION);
+    out.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
+    Http.sendJson(ex, 200, out);
   }
 
   private void modelInfo(HttpExchange ex) throws IOException {

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 public final class ShimInstaller {
   /** {@code python3 -m <module>} → {@code emulate <args>}. */
   static final Map<String, String> PYTHON_MODULES = pythonModules();
+  /** Under the state: the metadata of what the emulated host comes with (sglang, torch, ...), last on PYTHONPATH. */
+  static final String PREINSTALLED_DIR = "preinstalled";
 
   private final JavaLauncher launcher;
   private final Path stateDir;
@@ -116,6 +118,7 @@ public final class ShimInstaller {
         """);
     write(dir, shims);
     Files.createDirectories(stateDir);
+    DistInfo.sync(stateDir.resolve(PREINSTALLED_DIR), DistInfo.PREINSTALLED);
     return shims.keySet().stream().map(dir::resolve).toList();
   }
 
@@ -154,6 +157,8 @@ public final class ShimInstaller {
             PYTHONPATH="${PYTHONPATH}:${root}"
           done < "${SRT_EMULATOR_STATE}/import-roots"
         fi
+        # what the host comes with: importlib.metadata finds sglang, torch, aiperf and sglang-router
+        PYTHONPATH="${PYTHONPATH}:${SRT_EMULATOR_STATE}/%s"
         emulate() {
           exec %s "$@"
         }
@@ -167,7 +172,7 @@ public final class ShimInstaller {
           case "${args[i+1]-}" in
         %s  esac
         fi
-        %s""".formatted(launcher.emulateCommand(), cases, fallback);
+        %s""".formatted(PREINSTALLED_DIR, launcher.emulateCommand(), cases, fallback);
   }
 
   /**
@@ -217,10 +222,21 @@ public final class ShimInstaller {
     }
   }
 
+  /**
+   * Eight H100s; the driver and CUDA version are {@code SRT_EMULATOR_NVIDIA_DRIVER} and
+   * {@code SRT_EMULATOR_CUDA_VERSION}, or on one node {@code ..._<HOST>} (its short host name in
+   * upper case, other characters as {@code _}: {@code SRT_EMULATOR_NVIDIA_DRIVER_SRT_NODE2}).
+   */
   private static final String NVIDIA_SMI = """
       #!/usr/bin/env bash
       # nvidia-smi on the srt-operator emulated GPU host: eight H100s, always idle.
       name="NVIDIA H100 80GB HBM3"
+      node=$(hostname -s 2>/dev/null || hostname)
+      node=${node//[^A-Za-z0-9]/_}
+      driver_var="SRT_EMULATOR_NVIDIA_DRIVER_${node^^}"
+      cuda_var="SRT_EMULATOR_CUDA_VERSION_${node^^}"
+      driver=${!driver_var:-${SRT_EMULATOR_NVIDIA_DRIVER:-570.86.15}}
+      cuda=${!cuda_var:-${SRT_EMULATOR_CUDA_VERSION:-12.8}}
       uuid() { printf 'GPU-5e1c0a00-0000-4000-8000-%012d' "$1"; }
       query=""
       for arg in "$@"; do
@@ -244,7 +260,7 @@ public final class ShimInstaller {
               memory.used) v="0 MiB" ;;
               memory.free) v="81559 MiB" ;;
               utilization.gpu) v="0 %" ;;
-              driver_version) v="570.86.15" ;;
+              driver_version) v="$driver" ;;
               *) v="[N/A]" ;;
             esac
             line="${line:+$line, }$v"
@@ -254,7 +270,7 @@ public final class ShimInstaller {
         exit 0
       fi
       echo "+-----------------------------------------------------------------------------------------+"
-      echo "| NVIDIA-SMI 570.86.15 (emulated by srt-operator)  Driver Version: 570.86.15  CUDA Version: 12.8 |"
+      echo "| NVIDIA-SMI $driver (emulated by srt-operator)  Driver Version: $driver  CUDA Version: $cuda |"
       echo "+-----------------------------------------------------------------------------------------+"
       for i in 0 1 2 3 4 5 6 7; do printf '| %d  %-28s | 0MiB / 81559MiB | 0%%  Default |\\n' "$i" "$name"; done
       """;

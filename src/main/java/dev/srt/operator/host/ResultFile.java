@@ -20,7 +20,9 @@ enum ResultFile {
   /** The scrape of every /metrics before the benchmark; only the lines the numbers need are read. */
   METRICS_BEFORE("metrics-before.txt", 1024 * 1024),
   /** The same scrape after the benchmark. */
-  METRICS_AFTER("metrics-after.txt", 1024 * 1024);
+  METRICS_AFTER("metrics-after.txt", 1024 * 1024),
+  /** What the run recorded about itself before the benchmark (in the run directory), read by {@link FactsFile}, not for numbers. */
+  FACTS(FactsFile.PATH, FactsFile.MAX_BYTES);
 
   /** The path, or for AIPerf the glob, relative to the results directory. */
   final String path;

@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.base.Shell;
 import java.time.Duration;
@@ -49,6 +50,9 @@ final class ResultsFetch {
           fi
         }
         if cd -- %s 2>/dev/null; then
+          if usable %s %s; then
+            head -c %d -- %s | frame %s
+          fi
           if cd -- %s 2>/dev/null; then
             if usable %s %s; then
               grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
@@ -70,7 +74,10 @@ final class ResultsFetch {
         printf '%%s\\n' %s
         """.formatted(
             MAX_SCAN_BYTES,
-            Shell.quote(runDir), Shell.quote(resultsDir),
+            Shell.quote(runDir),
+            Shell.quote(ResultFile.FACTS.path), ResultFile.FACTS.frame(), ResultFile.FACTS.maxBytes + 1, Shell.quote(ResultFile.FACTS.path),
+            ResultFile.FACTS.frame(),
+            Shell.quote(resultsDir),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.frame(),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
             ResultFile.AIPERF.path, // a glob, so unquoted: a constant
@@ -92,11 +99,15 @@ final class ResultsFetch {
     if (fetched.noRunDir()) {
       return RunResults.none("the run directory " + runDir + " is gone");
     }
+    // The facts (in the run directory) are read beside the numbers, and neither spoils the other.
+    RunFacts facts = fetched.tooLarge().remove(ResultFile.FACTS)
+        ? RunFacts.none(ResultFile.FACTS.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB")
+        : FactsFile.parse(fetched.files().remove(ResultFile.FACTS));
     if (!fetched.tooLarge().isEmpty()) {
       ResultFile f = fetched.tooLarge().iterator().next();
-      return RunResults.none(resultsDir + "/" + f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB");
+      return RunResults.none(resultsDir + "/" + f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB").withFacts(facts);
     }
-    return ResultsParser.parse(fetched.files(), slo, resultsDir);
+    return ResultsParser.parse(fetched.files(), slo, resultsDir).withFacts(facts);
   }
 
   /** What the command printed: the files it read, those too large to read, or that the run directory is missing. */

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.verdict.Metric;
 import java.time.Duration;
@@ -16,8 +17,10 @@ import java.util.regex.Pattern;
  * @param metrics each known metric the files gave, as a plain non-negative decimal ({@code "748.2"})
  * @param problem null when the files could be read; else why there are no numbers (a malformed or
  *     oversized file, none at all), never text taken from a file
+ * @param facts what the run recorded about itself (its facts.json, read by the same command), or
+ *     why it has none; null when not read
  */
-public record RunResults(Map<ResultMetric, String> metrics, String problem) {
+public record RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts) {
   /** A run's results directory, relative to its run directory. */
   public static final String RESULTS = "results";
   /** {@link #RESULTS} or one level's directory in it. */
@@ -42,6 +45,15 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem) {
       }
       problem = ExecResult.abbreviate(problem.replaceAll("\\p{Cntrl}", "?"), MAX_PROBLEM_CHARS);
     }
+  }
+
+  public RunResults(Map<ResultMetric, String> metrics, String problem) {
+    this(metrics, problem, null);
+  }
+
+  /** These results with the run's facts. */
+  public RunResults withFacts(RunFacts runFacts) {
+    return new RunResults(metrics, problem, runFacts);
   }
 
   public static RunResults of(Map<ResultMetric, String> metrics) {

@@ -91,7 +91,7 @@ public final class Planner {
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
         container(c, spec, arm),
-        facts, frontend.preflight(ctx));
+        facts, frontend.preflight(ctx), FactCapture.of(ctx, frontend.routerFacts(ctx), workers));
   }
 
   /**

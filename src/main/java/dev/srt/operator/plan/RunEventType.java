@@ -22,6 +22,8 @@ public enum RunEventType {
   PROCESS_STARTED("process-started"),
   ENDPOINT_READY("endpoint-ready"),
   GATE_PASSED("gate-passed"),
+  /** The run wrote {@code facts.json} (what it is: engines, nodes, router, model, workload). */
+  FACTS("facts"),
   RESULT("result"),
   PROCESS_EXITED("process-exited"),
   FAILED("failed"),

@@ -12,6 +12,9 @@ import java.util.Map;
  * <p>{@code preflight} lists the programs checked before the first build stage, so that a missing
  * one fails the run in seconds, not after a build.
  *
+ * <p>{@code factCapture} says what the run records about itself before its benchmark
+ * ({@code facts.json}); {@code facts} are derived values of the plan itself, for people to read.
+ *
  * <p>{@code secretEnv} holds only the NAMES of the variables whose values come from Secrets: the
  * values are written next to the script when the run is submitted (host layer), never planned.
  */
@@ -32,7 +35,8 @@ public record RunPlan(
     SlurmPlan slurm,
     ContainerPlan container,
     Map<String, Object> facts,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Preflight> preflight) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Preflight> preflight,
+    FactCapture factCapture) {
 
   /**
    * A program the run needs on node {@code node} (in its container, with one), checked before

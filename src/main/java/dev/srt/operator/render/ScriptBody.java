@@ -3,6 +3,7 @@ package dev.srt.operator.render;
 import dev.srt.operator.plan.RunEventType;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.Hashes;
@@ -271,7 +272,49 @@ final class ScriptBody {
         + (arg.isEmpty() ? "" : " " + words.word(arg)));
   }
 
+  /**
+   * The run's facts, once every gate has passed and before the benchmark: one step per node (in
+   * the run's container, where the engines' Python is), then the collector on this host.
+   */
+  private void facts() {
+    FactCapture f = plan.factCapture();
+    if (f == null) {
+      return;
+    }
+    line("");
+    for (int node = 0; node < f.nodes(); node++) {
+      List<String> launch = launcher.wrap(factsStep(node), node, gpusOn(plan, node), Map.of(), List.of(plan.settings().python(), "-c"));
+      line("srt_facts_node " + node + " " + words.join(launch) + " \"$SRT_FACTS_PY\" " + words.join(factsNodeArgs(plan, node)));
+    }
+    line("srt_facts " + words.join(FactArguments.of(f)));
+  }
+
+  /** The name of node {@code node}'s facts step (a Slurm step, a container). */
+  static String factsStep(int node) {
+    return "facts-node-" + node;
+  }
+
+  /** The facts program's words on node {@code node}: its output file, the node, the distributions to ask. */
+  static List<String> factsNodeArgs(RunPlan plan, int node) {
+    FactCapture f = plan.factCapture();
+    List<String> args = new ArrayList<>(List.of("node", "facts/node-" + node + ".json", String.valueOf(node)));
+    args.addAll(f.packages());
+    String tool = f.workload().versionPackage();
+    if (node == 0 && tool != null && !f.packages().contains(tool)) {
+      args.add(tool);
+    }
+    return args;
+  }
+
+  /** Every GPU of {@code node} the run's workers use: a container sees them, so nvidia-smi does. */
+  static List<Integer> gpusOn(RunPlan plan, int node) {
+    return plan.topology().workers().stream()
+        .filter(w -> w.node() == node || w.followerNodes().contains(node))
+        .flatMap(w -> w.gpus().stream()).distinct().sorted().toList();
+  }
+
   private void benchmark() {
+    facts();
     List<String> metricsUrls = new ArrayList<>();
     metricsUrls.add(router().endpoint().metricsUrl());
     plan.workerProcesses().stream().filter(p -> p.endpoint() != null && p.endpoint().metricsUrl() != null)

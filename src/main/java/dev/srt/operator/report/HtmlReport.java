@@ -59,6 +59,11 @@ public final class HtmlReport {
     scope.put("charts", charts(report));
     scope.put("summary", ReportTables.summary(report));
     scope.put("facts", HeldConstant.of(ctx, differences));
+    List<Provenance.Row> provenance = Provenance.rows(report);
+    scope.put("provenance", provenance);
+    scope.put("hasProvenance", !provenance.isEmpty());
+    scope.put("warnings", report.warnings);
+    scope.put("hasWarnings", !report.warnings.isEmpty());
     scope.put("diffProblem", differences.problem());
     if (differences.diff() != null) {
       scope.put("hasDiff", true);

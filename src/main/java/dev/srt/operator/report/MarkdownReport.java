@@ -63,6 +63,11 @@ public final class MarkdownReport {
         out.append('\n');
       }
     }
+    if (!report.warnings.isEmpty()) {
+      out.append("Warnings:\n\n");
+      report.warnings.forEach(w -> out.append("- ").append(cell(w)).append('\n'));
+      out.append('\n');
+    }
 
     out.append("### Per-arm summary (mean ± half 95% interval)\n\n");
     List<String> header = new ArrayList<>(List.of(""));
@@ -83,6 +88,8 @@ public final class MarkdownReport {
     table(out, List.of("", "value"), List.of(false, false),
         HeldConstant.of(ctx, ArmDifferences.of(ctx)).stream().map(f -> List.of(cell(f.label()), code(f.value()))).toList());
 
+    provenance(out, report);
+
     out.append("### Runs\n\n");
     table(out, List.of("arm", "rep.", "run id", "phase", "started", "run directory", "message"), List.of(false, true, false, false, false, false, false),
         ReportTables.runs(report).stream()
@@ -90,6 +97,30 @@ public final class MarkdownReport {
                 cell(r.message())))
             .toList());
     return out.toString();
+  }
+
+  /** The provenance table ({@link Provenance}): ≠ marks a held-constant fact that differs, and routing the router's facts. */
+  private static void provenance(StringBuilder out, ComparisonReport report) {
+    out.append("### Provenance (the runs' facts)\n\n");
+    List<Provenance.Row> rows = Provenance.rows(report);
+    if (rows.isEmpty()) {
+      out.append("No run has facts.\n\n");
+      return;
+    }
+    out.append("**≠** a held-constant fact that differs between runs (verdicts over them are not comparable); *routing* the router's own facts.\n\n");
+    List<String> header = new ArrayList<>(List.of("fact"));
+    List<Boolean> right = new ArrayList<>(List.of(false));
+    report.arms.forEach(a -> {
+      header.add(a.name);
+      right.add(false);
+    });
+    List<List<String>> table = new ArrayList<>();
+    for (Provenance.Row r : rows) {
+      List<String> row = new ArrayList<>(List.of((r.alarm() ? "**≠** " : "") + code(r.name()) + (r.routing() ? " *routing*" : "")));
+      r.cells().forEach(c -> row.add(r.alarm() ? "**" + code(c) + "**" : code(c)));
+      table.add(row);
+    }
+    table(out, header, right, table);
   }
 
   /** A table of {@code rows} already in Markdown, under {@code header} (plain text). */

@@ -29,6 +29,10 @@ public final class ComparisonReport {
   public List<String> verdictMetrics = new ArrayList<>();
   public List<ArmReport> arms = new ArrayList<>();
   public List<Verdict> verdicts = new ArrayList<>();
+  /** Each arm's runs against the baseline's, fact by fact ({@link FactChecks}). */
+  public List<FactChecks.Check> factChecks = new ArrayList<>();
+  /** What the verdicts do not say: held-constant facts that differ where spec.execution.requireFacts is false. */
+  public List<String> warnings = new ArrayList<>();
 
   /** One arm: its finished runs, their summary per level and its capacity. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -88,6 +92,7 @@ public final class ComparisonReport {
       r.arms.add(a);
     });
     r.verdicts = new ArrayList<>(Verdicts.of(runs, settings));
+    r.factChecks = FactChecks.apply(runs, settings.baseline(), settings.requireFacts(), r.verdicts, r.warnings);
     return r;
   }
 

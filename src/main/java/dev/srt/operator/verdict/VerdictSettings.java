@@ -15,9 +15,11 @@ import java.util.List;
  * @param equivalenceMargin as a share of the baseline's mean (0.02 = ±2%)
  * @param attainment spec.slo.attainment, or null without an SLO (then no capacity)
  * @param loadUnit the unit of the levels and capacities (concurrency, req/s), null without a ladder
+ * @param requireFacts spec.execution.requireFacts: differing held-constant facts make verdicts
+ *     not-comparable (else a warning)
  */
 public record VerdictSettings(String baseline, double maxFailedRatio, List<Metric> metrics, double equivalenceMargin,
-    List<Double> levels, Double attainment, String loadUnit) {
+    List<Double> levels, Double attainment, String loadUnit, boolean requireFacts) {
 
   public VerdictSettings {
     metrics = List.copyOf(metrics);
@@ -31,13 +33,13 @@ public record VerdictSettings(String baseline, double maxFailedRatio, List<Metri
     List<Double> levels = load == null || load.levels == null || load.levels.isEmpty() ? nullLevel() : load.levels;
     return new VerdictSettings(baseline(spec), e.maxFailedRatioOrDefault(), metrics(e.verdictMetrics, spec.slo != null),
         e.equivalenceMarginOrDefault(), levels, spec.slo == null ? null : spec.slo.attainmentOrDefault(),
-        load == null ? null : load.unit());
+        load == null ? null : load.unit(), e.requireFactsOrDefault());
   }
 
   /** A comparison without a ladder or an SLO, judged on the default metrics. */
   public static VerdictSettings of(String baseline, double maxFailedRatio) {
     return new VerdictSettings(baseline, maxFailedRatio, metrics(null, false), ExecutionSpec.DEFAULT_EQUIVALENCE_MARGIN, nullLevel(),
-        null, null);
+        null, null, true);
   }
 
   /** {@code spec.execution.baseline}, or the first arm. */

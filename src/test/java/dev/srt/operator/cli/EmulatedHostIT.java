@@ -118,6 +118,42 @@ class EmulatedHostIT {
     assertThat(calls.get(3).path("argv").toString()).isEqualTo("[\"-C\",\"" + tmp.resolve("catalog") + "\",\"fetch\",\"--depth\",\"1\",\"origin\",\"411b4648e7fd50c776f0c787f1abb2592eeef41b\"]");
   }
 
+  /**
+   * What a run's facts ask the host: package versions through the real interpreter's
+   * importlib.metadata (the host's own, and a run's pip --target install in front), nvidia-smi's
+   * driver and CUDA version (the cluster's setting, or one node's), the router's --version.
+   */
+  @Test
+  void theHostAnswersTheFactsARunAsksForAndEachNodeCanDiffer() throws Exception {
+    Run r = bash("""
+        set -euo pipefail
+        python3 -c 'from importlib.metadata import version as v; print("versions", v("sglang"), v("torch"), v("sglang-router"), v("aiperf"))'
+        nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c
+        nvidia-smi | grep -o 'Driver Version: [0-9.]*  CUDA Version: [0-9.]*'
+        node=$(hostname -s)
+        node=${node//[^A-Za-z0-9]/_}
+        export "SRT_EMULATOR_NVIDIA_DRIVER_${node^^}=535.104.05" "SRT_EMULATOR_CUDA_VERSION_OTHER_NODE=11.0"
+        nvidia-smi | grep -o 'Driver Version: [0-9.]*  CUDA Version: [0-9.]*'
+        sgl-router --version
+        python3 -m pip install --target "$RUN/python" ai-dynamo-runtime==1.2.0 ai-dynamo==1.2.0 >/dev/null
+        PYTHONPATH="$RUN/python" python3 -c 'from importlib.metadata import version as v; print("run install", v("ai-dynamo"), v("ai-dynamo-runtime"))'
+        python3 -c 'from importlib import metadata
+        try:
+            metadata.version("ai-dynamo")
+        except metadata.PackageNotFoundError:
+            print("not in the host Python")'
+        """, Map.of("SRT_EMULATOR_NVIDIA_DRIVER", "560.35.03", "SRT_EMULATOR_CUDA_VERSION", "12.6"));
+
+    assertThat(r.exit()).as(r.output()).isZero();
+    assertThat(r.output()).contains("versions 0.5.18+emulated 2.9.1+emulated 0.3.2+emulated 0.14.0+emulated")
+        .contains("8 NVIDIA H100 80GB HBM3, 560.35.03")
+        .contains("Driver Version: 560.35.03  CUDA Version: 12.6")
+        .contains("Driver Version: 535.104.05  CUDA Version: 12.6")
+        .contains("sgl-router 0.2.4+emulated")
+        .contains("run install 1.2.0 1.2.0")
+        .contains("not in the host Python");
+  }
+
   /** Arm 1 as the direct path runs it: cargo-built router, two engines, the two gates, a canary, the benchmark. */
   @Test
   void anArmOneScriptRunsUnchanged() throws Exception {

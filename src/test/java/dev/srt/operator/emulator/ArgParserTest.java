@@ -87,6 +87,14 @@ class ArgParserTest {
   }
 
   @Test
+  void ignoredOptionsKeepTheirWordsForTheServerInfo() {
+    ArgParser.Parsed a = new ArgParser("x").value("--port").parse(List.of("--mem-fraction-static", "0.85", "--trust-remote-code",
+        "--port", "1", "--cuda-graph-bs", "1", "2", "4", "--attention-backend=fa3", "--mem-fraction-static", "0.9"));
+    assertThat(a.ignoredOptions()).containsExactly(Map.entry("trust-remote-code", List.of()), Map.entry("cuda-graph-bs", List.of("1", "2", "4")),
+        Map.entry("attention-backend", List.of("fa3")), Map.entry("mem-fraction-static", List.of("0.9")));
+  }
+
+  @Test
   void workerDefaultsTheServedNameToTheModelDirectory() {
     SglangWorker.Options o = SglangWorker.Options.parse(List.of("--model", "/models/Qwen3-0.6B/", "--tp", "2"), Map.of(),
         new PrintStream(new ByteArrayOutputStream()));

@@ -57,6 +57,38 @@ class SglangWorkerIT {
     assertThat(get(url(w) + "/model_info").json().path("model_path").asText()).isEqualTo("/models/Qwen3-32B-FP8");
   }
 
+  /**
+   * {@code /server_info} and {@code /get_server_info} are the engine's effective arguments: every
+   * flag it was given under its field name (typed, whether the emulator uses it or not), and the
+   * emulated flags' defaults resolved as SGLang resolves them, a seed drawn once when none is given.
+   */
+  @Test
+  void serverInfoReportsTheArgumentsItWasStartedWithDefaultsResolved() throws Exception {
+    SglangWorker w = start(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"), "--mem-fraction-static", "0.85", "--trust-remote-code",
+        "--cuda-graph-bs", "1", "2", "--tp", "4");
+    await().atMost(Duration.ofSeconds(5)).until(() -> get(url(w) + "/health").status() == 200);
+    JsonNode info = get(url(w) + "/get_server_info").json();
+
+    assertThat(info.path("tp_size").asInt()).isEqualTo(4);
+    assertThat(info.path("mem_fraction_static").isDouble()).isTrue();
+    assertThat(info.path("mem_fraction_static").asDouble()).isEqualTo(0.85);
+    assertThat(info.path("trust_remote_code").asBoolean()).isTrue();
+    assertThat(info.path("cuda_graph_bs").toString()).isEqualTo("[1,2]");
+    assertThat(info.path("tokenizer_path").asText()).isEqualTo("/models/Qwen3-32B-FP8");
+    assertThat(info.path("host").asText()).isEqualTo("127.0.0.1");
+    assertThat(info.path("grpc_port").isNull()).isTrue();
+    assertThat(info.path("nnodes").asInt()).isEqualTo(1);
+    assertThat(info.path("dist_init_addr").isNull()).isTrue();
+    assertThat(info.path("stream_interval").asInt()).isEqualTo(1);
+    assertThat(info.path("random_seed").isIntegralNumber()).isTrue();
+    assertThat(get(url(w) + "/server_info").json().path("random_seed")).as("drawn once").isEqualTo(info.path("random_seed"));
+    assertThat(info.path("version").asText()).isEqualTo(SglangWorker.VERSION);
+
+    SglangWorker seeded = start(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"), "--random-seed", "1234");
+    await().atMost(Duration.ofSeconds(5)).until(() -> get(url(seeded) + "/health").status() == 200);
+    assertThat(get(url(seeded) + "/server_info").json().path("random_seed").asLong()).isEqualTo(1234);
+  }
+
   /** A multi-node worker: the leader serves only once its follower rank joined, and fails when it leaves. */
   @Test
   void aMultiNodeLeaderWaitsForItsFollowerAndFailsWhenItLeaves() throws Exception {

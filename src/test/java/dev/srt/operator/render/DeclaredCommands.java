@@ -168,6 +168,23 @@ final class DeclaredCommands {
       add(scrape);
     }
     add(List.of(python, "-c", PROBE_PY, "summary", plan.settings().resultsDir()));
+    facts(python);
+  }
+
+  /** The facts program: each node's step (and, through srun or docker, the program in it), then the collector. */
+  private void facts(String python) {
+    if (plan.factCapture() == null) {
+      return;
+    }
+    for (int node = 0; node < plan.factCapture().nodes(); node++) {
+      List<String> program = new ArrayList<>(List.of(python, "-c", SCRIPT_TEXT));
+      program.addAll(ScriptBody.factsNodeArgs(plan, node));
+      add(program);
+      add(launcher.wrap(ScriptBody.factsStep(node), node, ScriptBody.gpusOn(plan, node), Map.of(), program));
+    }
+    List<String> collect = new ArrayList<>(List.of(python, "-c", SCRIPT_TEXT, "collect", "facts.json"));
+    collect.addAll(FactArguments.of(plan.factCapture()));
+    add(collect);
   }
 
   private void add(List<String> argv) {

@@ -10,6 +10,7 @@ import dev.srt.operator.api.FrontendSpec;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Flags;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
@@ -179,6 +180,20 @@ public final class DynamoFrontend implements Frontend {
     facts.put("dynamoDiscovery", ctx.spec().dynamo.discoveryOrDefault());
     facts.put("dynamoEventPlane", ctx.spec().dynamo.eventPlaneOrDefault());
     return facts;
+  }
+
+  /**
+   * Dynamo as the run installed it: the wheels it installed (a given wheel, or the cached build's),
+   * the versions its Python finds with the run's own install in front, and the policy catalog.
+   */
+  @Override
+  public FactCapture.Router routerFacts(ArmContext ctx) {
+    DynamoSpec d = ctx.spec().dynamo;
+    List<String> wheels = !d.installOrDefault() || d.version != null ? List.of()
+        : d.wheel != null ? List.of(d.wheel) : List.of(DynamoInstall.cacheDir(ctx));
+    var catalog = DynamoInstall.catalog(ctx);
+    return new FactCapture.Router(TYPE, null, wheels, DynamoInstall.DISTRIBUTIONS,
+        runtimeEnv(ctx).get("PYTHONPATH"), catalog == null ? null : catalog.rev, catalog == null ? null : catalog.path);
   }
 
   private static Map<String, Object> catalogFact(ArmContext ctx) {

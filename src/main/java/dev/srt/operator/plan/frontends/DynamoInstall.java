@@ -27,6 +27,8 @@ public final class DynamoInstall {
   public static final String CATALOG_DEPENDENCY = "dynamo-worker-selection-policy-catalog";
   public static final String KV_ROUTER_DEPENDENCY = "dynamo-kv-router";
   public static final String DEFAULT_FEATURE = "custom-policy";
+  /** What an install of Dynamo consists of: the Python package and its Rust runtime (the bindings). */
+  public static final List<String> DISTRIBUTIONS = List.of("ai-dynamo", "ai-dynamo-runtime");
   /** The run's own Python package directory (pip --target). */
   public static final String SITE_DIR = "{{run_dir}}/python";
   /**
@@ -47,7 +49,7 @@ public final class DynamoInstall {
     }
     if (d.version != null) {
       return List.of(new BuildStage(INSTALL_STAGE, null, List.of(List.of(py, "-m", "pip", "install", "--target", SITE_DIR,
-          "--extra-index-url", "https://pypi.nvidia.com", "ai-dynamo-runtime==" + d.version, "ai-dynamo==" + d.version)), Map.of()));
+          "--extra-index-url", "https://pypi.nvidia.com", DISTRIBUTIONS.get(1) + "==" + d.version, DISTRIBUTIONS.get(0) + "==" + d.version)), Map.of()));
     }
     if (d.wheel != null) {
       return List.of(new BuildStage(INSTALL_STAGE, null,

@@ -51,4 +51,12 @@ public interface Frontend extends FrontendRules {
 
   /** Derived values worth showing in the plan (cache keys, health paths, binaries). */
   Map<String, Object> facts(ArmContext ctx);
+
+  /**
+   * What identifies this arm's router at run time (its binary, wheels, packages, policy catalog):
+   * the routing facts a run records beside the held-constant ones ({@code facts.json}).
+   */
+  default dev.srt.operator.plan.FactCapture.Router routerFacts(ArmContext ctx) {
+    return dev.srt.operator.plan.FactCapture.Router.kind(type());
+  }
 }

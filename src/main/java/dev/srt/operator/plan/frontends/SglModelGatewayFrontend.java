@@ -10,6 +10,7 @@ import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.Rules;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Flags;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
@@ -37,6 +38,8 @@ import java.util.TreeMap;
 public final class SglModelGatewayFrontend implements Frontend {
   public static final String TYPE = "sgl-model-gateway";
   public static final String MODULE = "sglang_router.launch_router";
+  /** The PyPI distribution {@link #MODULE} comes from. */
+  public static final String DISTRIBUTION = "sglang-router";
   /** Its flag list: sgl-project/sglang sgl-model-gateway/bindings/python/.../router_args.py. */
   public static final String FLAGS = "sglang-router-launch-router";
   /** The gateway's own default Prometheus port, set explicitly so that the port table holds it. */
@@ -127,6 +130,12 @@ public final class SglModelGatewayFrontend implements Frontend {
   /** Its Prometheus text is on its own port. */
   private static Endpoint server(ArmContext ctx) {
     return ctx.routerEndpoint(READINESS_PATH).withMetricsOn(METRICS_PORT);
+  }
+
+  /** The gateway is the cluster's {@code sglang-router} distribution. */
+  @Override
+  public FactCapture.Router routerFacts(ArmContext ctx) {
+    return new FactCapture.Router(TYPE, null, List.of(), List.of(DISTRIBUTION), null, null, null);
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.srt.operator.api.FrontendSpec;
 import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
+import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Flags;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
@@ -161,6 +162,12 @@ public final class SglRouterFrontend implements Frontend {
     facts.put("workerHealthUrls", ctx.topology().workers().stream().map(w -> ctx.workerEndpoint(w).healthUrl()).toList());
     facts.put("sglRouterBinary", executable(ctx));
     return facts;
+  }
+
+  /** The router binary: hashed, and asked for its --version. */
+  @Override
+  public FactCapture.Router routerFacts(ArmContext ctx) {
+    return new FactCapture.Router(TYPE, executable(ctx), List.of(), List.of(), null, null, null);
   }
 
   static String executable(ArmContext ctx) {

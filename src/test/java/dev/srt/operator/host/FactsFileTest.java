@@ -1,0 +1,138 @@
+package dev.srt.operator.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.api.RunFacts;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A run's facts.json is read like its result files: by the same one command, cut at its limit on
+ * the host, schema-checked here, kinds and digests computed here; a file that breaks a rule gives
+ * no facts and says why without quoting it, and never spoils the run's numbers.
+ */
+class FactsFileTest {
+  static final String FACTS = """
+      {"schema": 1, "capturedAt": "2026-12-03T07:16:50Z", "facts": [
+       {"name": "node 0 host", "value": "gpu-01"},
+       {"name": "node 0 GPU driver", "value": "570.86.15"},
+       {"name": "node 0 CUDA version", "unknown": "nvidia-smi names no CUDA version"},
+       {"name": "engine worker-0 server_args.tp_size", "value": "4"},
+       {"name": "engine worker-0 server_args.grpc_port", "value": "50051"},
+       {"name": "router binary sha256", "value": "907d092a8559eda2e8d11e0cddf68e796ed4f3158b0caac0466945533499356f"},
+       {"name": "model tokenizer.json sha256", "value": "133920206d421b4d742e41638e5bd34af27f4addd4cca635a45a194f03647054"}]}
+      """;
+
+  @TempDir Path work;
+
+  static RunFacts parse(String text) {
+    return FactsFile.parse(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theFactsGetTheirKindsAndDigestsHereWhateverTheFileSays() {
+    RunFacts f = parse(FACTS.replace("\"value\": \"4\"}", "\"value\": \"4\", \"kind\": \"routing\"}"));
+
+    assertThat(f.unknown).isNull();
+    assertThat(f.capturedAt).isEqualTo("2026-12-03T07:16:50Z");
+    assertThat(f.count).isEqualTo(7);
+    assertThat(f.unknownCount).isEqualTo(1);
+    assertThat(f.facts).extracting(x -> x.name + "=" + x.kind).containsExactly("node 0 host=recorded", "node 0 GPU driver=held-constant",
+        "node 0 CUDA version=held-constant", "engine worker-0 server_args.tp_size=held-constant", "engine worker-0 server_args.grpc_port=routing",
+        "router binary sha256=routing", "model tokenizer.json sha256=held-constant");
+    assertThat(f.facts.get(2).unknown).isEqualTo("nvidia-smi names no CUDA version");
+    assertThat(f.heldConstantDigest).hasSize(16);
+    assertThat(f.routingDigest).hasSize(16).isNotEqualTo(f.heldConstantDigest);
+    // the digest is of the held-constant facts only: another host or router leaves it as it is
+    RunFacts elsewhere = parse(FACTS.replace("gpu-01", "gpu-02").replace("907d092a", "00000000"));
+    assertThat(elsewhere.heldConstantDigest).isEqualTo(f.heldConstantDigest);
+    assertThat(elsewhere.routingDigest).isNotEqualTo(f.routingDigest);
+    assertThat(parse(FACTS.replace("570.86.15", "535.104.05")).heldConstantDigest).isNotEqualTo(f.heldConstantDigest);
+    // what a status keeps
+    RunFacts compact = f.compact();
+    assertThat(compact.facts).isNull();
+    assertThat(compact.heldConstantDigest).isEqualTo(f.heldConstantDigest);
+  }
+
+  static Stream<Arguments> malformed() {
+    String fact = "{\"name\": \"node 0 kernel\", \"value\": \"6.1\"}";
+    return Stream.of(
+        Arguments.of("[]", "facts.json: not a JSON object"),
+        Arguments.of("{\"facts\": {}}", "facts.json: facts is not a list"),
+        Arguments.of("{\"facts\": [" + fact + "]} {}", "facts.json: more than one JSON value"),
+        Arguments.of("{\"facts\": [" + fact + ", " + fact + "]}", "facts.json: facts[1].name is not unique"),
+        Arguments.of("{\"facts\": [{\"name\": \"x EVIL\", \"value\": \"1\", \"unknown\": \"2\"}]}", "facts.json: facts[0] needs exactly one of value and unknown"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\"}]}", "facts.json: facts[0] needs exactly one of value and unknown"),
+        Arguments.of("{\"facts\": [{\"name\": 7, \"value\": \"1\"}]}", "facts.json: facts[0].name is not text"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": 1}]}", "facts.json: facts[0].value is not text"),
+        Arguments.of("{\"facts\": [{\"name\": \"\", \"value\": \"1\"}]}", "facts.json: facts[0].name is empty"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u001b[2J\"}]}", "facts.json: facts[0].value has control characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u202e\"}]}", "facts.json: facts[0].value has control characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"" + "E".repeat(513) + "\"}]}", "facts.json: facts[0].value is longer than 512 characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"" + "E".repeat(201) + "\", \"value\": \"1\"}]}", "facts.json: facts[0].name is longer than 200 characters"),
+        Arguments.of("{\"capturedAt\": \"EVIL\", \"facts\": []}", "facts.json: capturedAt is not a UTC time"),
+        Arguments.of("{\"facts\": [], \"facts\": []}", "facts.json: a key appears twice in one object"),
+        Arguments.of("{\"facts\": [" + "[".repeat(20) + "]}", "facts.json: nested deeper than the facts program writes"),
+        Arguments.of("{\"facts\": [" + String.join(",", java.util.Collections.nCopies(20_001, fact)) + "]}", "facts.json: more than 20000 facts"),
+        Arguments.of("EVIL", "facts.json: not JSON"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("malformed")
+  void aFileThatBreaksARuleGivesNoFactsAndSaysWhyWithoutQuotingIt(String content, String reason) {
+    RunFacts f = parse(content);
+
+    assertThat(f.facts).isNull();
+    assertThat(f.unknown).isEqualTo(reason).doesNotContain("EVIL");
+  }
+
+  @Test
+  void noFileAndAnOversizedOneGiveNoFacts() {
+    assertThat(FactsFile.parse(null).unknown).startsWith("the run wrote no facts.json");
+    assertThat(FactsFile.parse(new byte[FactsFile.MAX_BYTES + 1]).unknown).isEqualTo("facts.json is larger than 4 MiB");
+  }
+
+  @Test
+  void theFactsAreReadByTheResultsCommandAndNeitherSpoilsTheOther() throws Exception {
+    RunRef run = new RunRef("default", "cmp", "a", "r00000001");
+    Path dir = Path.of(run.runDir(work.toString()));
+    Files.createDirectories(dir.resolve("results"));
+    Files.writeString(dir.resolve("results/bench-serving.jsonl"), ForgedResultsTest.BENCH_ROW + "\n");
+    Files.writeString(dir.resolve(FactsFile.PATH), FACTS);
+    CountingTransport transport = new CountingTransport(new LocalTransport());
+    DirectBackend backend = new DirectBackend(transport, work.toString());
+
+    RunResults read = RunResults.read(backend, run);
+
+    assertThat(transport.execCount()).isEqualTo(1);
+    assertThat(read.problem()).isNull();
+    assertThat(read.byKey()).containsEntry("request_throughput", "20.103553");
+    assertThat(read.facts().facts).hasSize(7);
+
+    // an oversized facts file: no facts, the numbers all the same
+    Files.writeString(dir.resolve(FactsFile.PATH), "{\"facts\": [], \"pad\": \"" + "x".repeat(FactsFile.MAX_BYTES) + "\"}");
+    RunResults big = RunResults.read(backend, run);
+    assertThat(big.facts().unknown).isEqualTo("facts.json is larger than 4 MiB");
+    assertThat(big.byKey()).containsEntry("request_throughput", "20.103553");
+
+    // a malformed results file: no numbers, the facts all the same
+    Files.writeString(dir.resolve("results/bench-serving.jsonl"), "not json\n");
+    Files.writeString(dir.resolve(FactsFile.PATH), FACTS);
+    RunResults broken = RunResults.read(backend, run);
+    assertThat(broken.problem()).isNotNull();
+    assertThat(broken.facts().facts).hasSize(7);
+
+    // a link is not followed, as for the result files
+    Files.delete(dir.resolve(FactsFile.PATH));
+    Files.writeString(work.resolve("elsewhere.json"), FACTS);
+    Files.createSymbolicLink(dir.resolve(FactsFile.PATH), work.resolve("elsewhere.json"));
+    assertThat(RunResults.read(backend, run).facts().unknown).startsWith("the run wrote no facts.json");
+  }
+}
