@@ -3,7 +3,7 @@ package dev.srt.operator.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.base.Mode;
+import dev.srt.operator.api.Mode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
