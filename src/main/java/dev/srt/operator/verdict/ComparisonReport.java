@@ -97,6 +97,12 @@ public final class ComparisonReport {
   }
 
   /** The report of runs without a ladder or an SLO, judged on the default metrics. */
+  /** As above; {@code requireFacts} (spec.execution.requireFacts) false turns differing facts into a warning. */
+  public static ComparisonReport of(String comparison, Map<String, List<ArmRun>> runs, String baseline, double maxFailedRatio,
+      boolean requireFacts) {
+    return of(comparison, runs, VerdictSettings.of(baseline, maxFailedRatio).withRequireFacts(requireFacts));
+  }
+
   public static ComparisonReport of(String comparison, Map<String, List<ArmRun>> runs, String baseline, double maxFailedRatio) {
     return of(comparison, runs, VerdictSettings.of(baseline, maxFailedRatio));
   }

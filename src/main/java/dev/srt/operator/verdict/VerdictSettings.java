@@ -26,6 +26,17 @@ public record VerdictSettings(String baseline, double maxFailedRatio, List<Metri
     levels = Collections.unmodifiableList(new ArrayList<>(levels));
   }
 
+  /** Settings that require equal facts (the default). */
+  public VerdictSettings(String baseline, double maxFailedRatio, List<Metric> metrics, double equivalenceMargin, List<Double> levels,
+      Double attainment, String loadUnit) {
+    this(baseline, maxFailedRatio, metrics, equivalenceMargin, levels, attainment, loadUnit, true);
+  }
+
+  /** These settings, with {@code spec.execution.requireFacts} as given. */
+  public VerdictSettings withRequireFacts(boolean require) {
+    return new VerdictSettings(baseline, maxFailedRatio, metrics, equivalenceMargin, levels, attainment, loadUnit, require);
+  }
+
   /** The settings of {@code spec}. */
   public static VerdictSettings of(RouterComparisonSpec spec) {
     ExecutionSpec e = spec.execution == null ? new ExecutionSpec() : spec.execution;
