@@ -59,7 +59,8 @@ final class DynamoRules {
       }
       if (arm.dynamo.sidecar != null) {
         Rules.flagList(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
-        out.addAll(FlagVocabulary.checkArgs(FlagVocabulary.DYNAMO_SIDECAR, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args));
+        FlagVocabulary.checkArgs(out, FlagVocabulary.DYNAMO_SIDECAR, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args,
+            Validator.MANAGED_DYNAMO_SIDECAR_ARGS, "for the Dynamo sidecar");
         if (disaggregated && arm.dynamo.sidecarEnabled()) {
           disaggregatedSidecar(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
         }

@@ -42,7 +42,6 @@ final class EngineRules {
   /** An engine flag map: flag names, the engine's vocabulary, and no flag srt-operator sets itself. */
   private static void engineFlags(List<Problem> out, String p, Map<String, Object> args) {
     Rules.flags(out, p, args);
-    out.addAll(FlagVocabulary.check(FlagVocabulary.SGLANG_SERVER, p, args));
-    Rules.managed(out, p, args, Validator.MANAGED_ENGINE_ARGS, "for the engine");
+    FlagVocabulary.check(out, FlagVocabulary.SGLANG_SERVER, p, args, Validator.MANAGED_ENGINE_ARGS, "for the engine");
   }
 }

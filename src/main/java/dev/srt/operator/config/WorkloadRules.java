@@ -25,11 +25,10 @@ final class WorkloadRules {
     Rules.flags(out, "spec.workload.args", w.args);
     Rules.env(out, "spec.workload.env", w.env);
     if ("bench-serving".equals(tool)) {
-      out.addAll(FlagVocabulary.check(FlagVocabulary.BENCH_SERVING, "spec.workload.args", w.args));
-      Rules.managed(out, "spec.workload.args", w.args, Validator.MANAGED_BENCH_SERVING_ARGS, "for bench-serving");
+      FlagVocabulary.check(out, FlagVocabulary.BENCH_SERVING, "spec.workload.args", w.args, Validator.MANAGED_BENCH_SERVING_ARGS,
+          "for bench-serving");
     } else if ("aiperf".equals(tool)) {
-      out.addAll(FlagVocabulary.check(FlagVocabulary.AIPERF, "spec.workload.args", w.args));
-      Rules.managed(out, "spec.workload.args", w.args, Validator.MANAGED_AIPERF_ARGS, "for aiperf");
+      FlagVocabulary.check(out, FlagVocabulary.AIPERF, "spec.workload.args", w.args, Validator.MANAGED_AIPERF_ARGS, "for aiperf");
     }
   }
 }

@@ -626,7 +626,7 @@ class ShellInjectionPropertyIT {
             frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, args: {policy: cache_aware}, env: {FUZZ_ROUTER: plain}}
           - name: kv
             frontend: {type: dynamo, args: {router-mode: kv}, env: {FUZZ_FRONTEND: plain}}
-            dynamo: {sidecar: {enabled: true, args: [--log-level, info]}}
+            dynamo: {sidecar: {enabled: true, args: [--grpc-connections, "2"]}}
           - name: policy
             frontend: {type: dynamo, args: {router-mode: kv}}
             dynamo:
