@@ -63,6 +63,7 @@ final class ClusterRules {
       }
       Rules.directives(out, "spec.slurm.sbatchDirectives", s.slurm.sbatchDirectives);
       Rules.directives(out, "spec.slurm.srunOptions", s.slurm.srunOptions);
+      SlurmOptionRules.check(out, s.slurm);
       Rules.singleLine(out, "spec.slurm.partition", s.slurm.partition);
       Rules.singleLine(out, "spec.slurm.account", s.slurm.account);
     }

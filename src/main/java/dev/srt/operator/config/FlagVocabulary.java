@@ -52,7 +52,7 @@ public final class FlagVocabulary {
   }
 
   /** A program's options: each name (with its {@code --}) and the primary name of its option (the line's first). */
-  record Program(String name, Parser parser, Map<String, String> primary) {
+  record Program(String name, Parser parser, boolean complete, Map<String, String> primary) {
     /** The options whose names start with {@code prefix}, by primary name (an option's aliases count once). */
     Set<String> startingWith(String prefix) {
       Set<String> out = new TreeSet<>();
@@ -99,6 +99,14 @@ public final class FlagVocabulary {
 
   public static Parser parser(String program) {
     return program(program).parser();
+  }
+
+  /**
+   * Whether the list is every option of the program ({@code # complete: no} says otherwise: an
+   * option outside it is passed as given, e.g. a Slurm site's SPANK plugin options).
+   */
+  public static boolean complete(String program) {
+    return program(program).complete();
   }
 
   /** What {@code flag} (with its --, as the program gets it) selects in {@code program}. */
@@ -170,6 +178,9 @@ public final class FlagVocabulary {
     String shown = Echo.value(flag);
     switch (m.kind()) {
       case UNKNOWN -> {
+        if (!complete(program)) {
+          return Optional.empty();
+        }
         return Optional.of(new Unplaced(true, shown + " is not a flag of " + program + ": check the spelling; a flag of "
             + "another version of the program needs a line in srt-operator's flag vocabulary (docs/config-reference.md, "
             + "\"Flag vocabularies\")"));
@@ -220,10 +231,13 @@ public final class FlagVocabulary {
         throw new IllegalArgumentException("no flag list for " + name);
       }
       Parser parser = null;
+      boolean complete = true;
       Map<String, String> primary = new HashMap<>();
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
         if (line.startsWith("# parser:")) {
           parser = Parser.valueOf(line.substring("# parser:".length()).trim().split("\\s+")[0].toUpperCase(Locale.ROOT));
+        } else if (line.startsWith("# complete:")) {
+          complete = !line.substring("# complete:".length()).trim().startsWith("no");
         } else if (line.startsWith("--")) {
           Set<String> names = new LinkedHashSet<>();
           for (String word : line.trim().split("\\s+")) {
@@ -238,7 +252,7 @@ public final class FlagVocabulary {
       if (parser == null) {
         throw new IllegalStateException("flags/" + name + ".txt has no '# parser:' line");
       }
-      return new Program(name, parser, Map.copyOf(primary));
+      return new Program(name, parser, complete, Map.copyOf(primary));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
