@@ -76,6 +76,9 @@ final class ComparisonRules {
     }
     InfraRules.comparison(out, spec, cluster);
     out.addAll(ShellSafetyRules.check(rc));
+    if (out.stream().noneMatch(Problem::isError)) {
+      ScriptSizeRules.check(out, rc, cluster, effectiveMode);
+    }
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
     return new ArrayList<>(new LinkedHashSet<>(out));
   }
