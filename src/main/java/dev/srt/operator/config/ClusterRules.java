@@ -43,7 +43,7 @@ final class ClusterRules {
     if (s.python != null && (s.python.isBlank() || s.python.contains("="))) {
       out.add(Problem.error("spec.python", "must be an interpreter name or path (without '=')"));
     }
-    Rules.duration(out, "spec.pollInterval", s.pollInterval);
+    Rules.duration(out, "spec.pollInterval", s.pollInterval, Durations.MIN_POLL);
     Rules.env(out, "spec.env", s.env);
     SecretEnvRules.cluster(out, s);
     if (s.path != null) {

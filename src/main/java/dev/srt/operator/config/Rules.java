@@ -113,8 +113,13 @@ public final class Rules {
       out.add(Problem.error(p, "must not contain '\"' or '\\'"));
     }
   }
+  /** A duration of at least {@link Durations#MIN}. */
   public static void duration(List<Problem> out, String p, String value) {
-    String problem = Durations.problem(value);
+    duration(out, p, value, Durations.MIN);
+  }
+
+  public static void duration(List<Problem> out, String p, String value, java.time.Duration min) {
+    String problem = Durations.problem(value, min);
     if (problem != null) {
       out.add(Problem.error(p, problem));
     }

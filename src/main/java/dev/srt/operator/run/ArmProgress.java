@@ -3,6 +3,7 @@ package dev.srt.operator.run;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.RouterStatus;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
@@ -200,7 +201,7 @@ public final class ArmProgress {
           s.resultFiles.add(file);
         }
       }
-      case FAILED -> s.message = e.text("reason") + ": " + e.text("message");
+      case FAILED -> s.message = Echo.escape(e.text("reason") + ": " + e.text("message")); // the run's text, shown by kubectl
       case FINISHED -> {
         String status = String.valueOf(e.text("status"));
         s.phase = switch (status) {
