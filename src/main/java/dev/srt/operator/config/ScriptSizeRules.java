@@ -28,8 +28,7 @@ final class ScriptSizeRules {
     for (int i = 0; i < spec.arms.size(); i++) {
       String arm = spec.arms.get(i).name;
       for (String m : mode == null ? List.of("slurm", "direct") : List.of(mode)) {
-        Optional<Long> bytes = sizes.get().bytes(rc, cluster, arm, m, Limits.MAX_SCRIPT_BYTES);
-        if (bytes.isPresent() && bytes.get() > Limits.MAX_SCRIPT_BYTES) {
+        if (sizes.get().fits(rc, cluster, arm, m, Limits.MAX_SCRIPT_BYTES).orElse(true).equals(false)) {
           long workers = spec.resources == null ? 1 : WorkerFit.totalWorkers(spec.resources);
           out.add(Problem.error(FieldPath.index("spec.arms", i), "its " + m + " script would be more than " + Limits.MAX_SCRIPT_BYTES
               + " bytes (" + (Limits.MAX_SCRIPT_BYTES >> 20) + " MiB), which the operator does not render: what is written once per "

@@ -12,10 +12,11 @@ import java.util.ServiceLoader;
  */
 public interface ScriptSizes {
   /**
-   * The bytes of {@code arm}'s script in {@code mode} ("slurm" or "direct"), counting stopped at
-   * {@code limit + 1}; empty when the arm cannot be planned in that mode (the rules say why).
+   * Whether {@code arm}'s script in {@code mode} ("slurm" or "direct") is at most {@code limit}
+   * bytes, exactly as the renderer would find; empty when the arm cannot be planned in that mode
+   * (the rules say why).
    */
-  Optional<Long> bytes(RouterComparison rc, GpuCluster cluster, String arm, String mode, long limit);
+  Optional<Boolean> fits(RouterComparison rc, GpuCluster cluster, String arm, String mode, long limit);
 
   /** The renderer's, when it is on the class path. */
   static Optional<ScriptSizes> installed() {

@@ -5,16 +5,22 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mode;
 import dev.srt.operator.config.ScriptSizes;
 import dev.srt.operator.plan.Planner;
+import dev.srt.operator.plan.RunPlan;
 import java.util.Optional;
 
-/** The renderer's measure of an arm's script, for the validator ({@link ScriptSizes}). */
+/**
+ * The renderer's measure of an arm's script, for the validator ({@link ScriptSizes}): a plan whose
+ * cheap upper bound ({@link ScriptBound}) is within the limit fits; any other is rendered, counting.
+ */
 public final class ScriptSizeMeter implements ScriptSizes {
   @Override
-  public Optional<Long> bytes(RouterComparison rc, GpuCluster cluster, String arm, String mode, long limit) {
+  public Optional<Boolean> fits(RouterComparison rc, GpuCluster cluster, String arm, String mode, long limit) {
+    RunPlan plan;
     try {
-      return Optional.of(Scripts.bytes(Planner.plan(rc, cluster, arm, Mode.parse(mode)), limit));
+      plan = Planner.plan(rc, cluster, arm, Mode.parse(mode));
     } catch (IllegalArgumentException | IllegalStateException e) {
       return Optional.empty(); // not plannable in this mode: the other rules say why
     }
+    return Optional.of(ScriptBound.of(plan) <= limit || Scripts.bytes(plan, limit) <= limit);
   }
 }

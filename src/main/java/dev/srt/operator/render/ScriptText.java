@@ -66,7 +66,7 @@ final class ScriptText {
     return text.toString();
   }
 
-  private static long utf8Length(String s) {
+  static long utf8Length(String s) {
     long n = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
