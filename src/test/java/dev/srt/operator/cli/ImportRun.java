@@ -1,9 +1,6 @@
 package dev.srt.operator.cli;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -66,19 +63,7 @@ final class ImportRun {
   static Result run(Map<String, String> environment, String... args) {
     ImportCommand command = new ImportCommand();
     command.environment = environment::get;
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    int code;
-    try {
-      System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      code = new CommandLine(command).execute(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    return new Result(code, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
+    ValidateCommandTest.Run r = ValidateCommandTest.capture(() -> new CommandLine(command).execute(args));
+    return new Result(r.code(), r.out(), r.err());
   }
 }

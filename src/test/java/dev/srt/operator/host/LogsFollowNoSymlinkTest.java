@@ -38,21 +38,24 @@ class LogsFollowNoSymlinkTest {
     assertThat(RunLogs.list(transport, run.toString(), TIMEOUT).stdout()).isEqualTo("worker-0.log\n");
   }
 
+  /** Reading {@code logs/<name>.log} fails, says why, and shows nothing of the secret. */
+  private void refused(String name, String why) throws Exception {
+    ExecResult r = RunLogs.tail(transport, run.toString(), name, 100, TIMEOUT);
+    assertThat(r.succeeded()).isFalse();
+    assertThat(r.stdout()).doesNotContain("hf_the-secret-value");
+    assertThat(r.stderr()).contains(why);
+  }
+
   @Test
   void theIssuesSymlinkIsNotFollowed() throws Exception {
     Files.createSymbolicLink(run.resolve("logs/router.log"), Path.of("../secret.env"));
-    ExecResult r = RunLogs.tail(transport, run.toString(), "router", 100, TIMEOUT);
-    assertThat(r.succeeded()).isFalse();
-    assertThat(r.stdout()).doesNotContain("hf_the-secret-value");
-    assertThat(r.stderr()).contains("logs/router.log is not a regular file of the run directory (a link?): not read");
+    refused("router", "logs/router.log is not a regular file of the run directory (a link?): not read");
   }
 
   @Test
   void aHardLinkOrASymlinkedLogsDirectoryIsNotReadEither() throws Exception {
     Files.createLink(run.resolve("logs/sidecar-0.log"), run.resolve("secret.env"));
-    ExecResult hard = RunLogs.tail(transport, run.toString(), "sidecar-0", 100, TIMEOUT);
-    assertThat(hard.succeeded()).isFalse();
-    assertThat(hard.stdout()).doesNotContain("hf_the-secret-value");
+    refused("sidecar-0", "logs/sidecar-0.log is not a regular file of the run directory (a link?): not read");
 
     // logs/ itself swapped for a link to a directory outside the run.
     Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
@@ -64,10 +67,7 @@ class LogsFollowNoSymlinkTest {
     }
     Files.delete(run.resolve("logs"));
     Files.createSymbolicLink(run.resolve("logs"), elsewhere);
-    ExecResult swapped = RunLogs.tail(transport, run.toString(), "worker-0", 100, TIMEOUT);
-    assertThat(swapped.succeeded()).isFalse();
-    assertThat(swapped.stdout()).isEmpty();
-    assertThat(swapped.stderr()).contains("the run's logs/ is not a directory of the run directory");
+    refused("worker-0", "the run's logs/ is not a directory of the run directory");
     assertThat(RunLogs.list(transport, run.toString(), TIMEOUT).succeeded()).isFalse();
   }
 
