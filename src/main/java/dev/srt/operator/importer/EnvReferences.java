@@ -33,9 +33,9 @@ final class EnvReferences {
   private final Map<String, String> resolved = new LinkedHashMap<>();
   private long added;
 
-  /** {@code given}: the variables given with --env and their values (checked with {@link #problems}). */
+  /** {@code given}: the variables given with --env and their values, null for one not set (checked with {@link #problems}). */
   EnvReferences(Map<String, String> given) {
-    this.given = Map.copyOf(given);
+    this.given = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(given));
   }
 
   /** Names that look like a secret's (KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, in any case): never resolved into a file. */
@@ -131,7 +131,7 @@ final class EnvReferences {
 
   /** Whether {@code name} was given with --env (its value may be written). */
   boolean given(String name) {
-    return given.containsKey(name);
+    return given.get(name) != null;
   }
 
   /** The value of a given variable, to be written as it is (a command's variable into workload.env). */

@@ -49,6 +49,14 @@ class ImportResolvesNoVariableSilentlyTest {
   }
 
   @Test
+  void aVariableGivenButNotSetRefusesBeforeAnythingIsRead() throws Exception {
+    ImportRun.Result r = ImportRun.run(Map.of(), recipe().toString(), "--env", "X", "-o", dir.resolve("c.yaml").toString());
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("--env X is not set in this environment");
+    assertThat(dir.resolve("c.yaml")).doesNotExist();
+  }
+
+  @Test
   void givenWithEnvItIsResolvedAndWritten() throws Exception {
     Path out = dir.resolve("c.yaml");
     Path cluster = dir.resolve("cluster.yaml");
