@@ -60,6 +60,19 @@ public final class Limits {
   /** Short lists and option maps: PATH entries, mounts, cargo features, sbatch directives, srun options. */
   public static final int MAX_ITEMS = 64;
 
+  /**
+   * The flag values of one comparison together (every flag map and the sidecar arguments, keys
+   * included): the engine flags are written once per worker, so their size is multiplied by the
+   * topology.
+   */
+  public static final int MAX_FLAG_TEXT = 128 * 1024;
+  /**
+   * The rendered script of one arm, in bytes: the operator renders in its own process, so a spec
+   * beyond it is refused rather than rendered into an exhausted heap. Checked by rendering (and
+   * counting), not estimated.
+   */
+  public static final int MAX_SCRIPT_BYTES = 8 * 1024 * 1024;
+
   /** CEL rule (on a map) that bounds the length of its keys, which no schema keyword can. */
   public static final String KEYS_BOUNDED = "self.all(k, size(k) <= " + MAX_KEY + ")";
   public static final String KEYS_BOUNDED_MESSAGE = "names must be at most " + MAX_KEY + " characters";

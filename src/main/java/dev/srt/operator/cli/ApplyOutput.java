@@ -2,6 +2,7 @@ package dev.srt.operator.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.Submission;
@@ -47,10 +48,10 @@ final class ApplyOutput implements ArmRunner.Listener {
     this.clock = clock;
   }
 
-  /** A line of its own, after the live line if one is open. */
+  /** A line of its own, after the live line if one is open; escaped, as it holds what runs and hosts said. */
   synchronized void println(String line) {
     closeLine();
-    out.println(line);
+    out.println(Echo.escape(line));
     out.flush();
   }
 
@@ -104,11 +105,11 @@ final class ApplyOutput implements ArmRunner.Listener {
     String line = pad(run.ref.arm()) + (run.repetitions > 1 ? "  run " + run.repetition + "/" + run.repetitions : "") + "  "
         + state(run.status);
     if (tty) {
-      out.print("\r\033[K" + line + "  " + duration(run.elapsed(clock)));
+      out.print("\r\033[K" + Echo.escape(line) + "  " + duration(run.elapsed(clock)));
       out.flush();
       lineOpen = true;
     } else if (!line.equals(lastLine)) {
-      out.println(line + "  " + duration(run.elapsed(clock)));
+      out.println(Echo.escape(line) + "  " + duration(run.elapsed(clock)));
       out.flush();
     }
     lastLine = line;
@@ -215,20 +216,20 @@ final class ApplyOutput implements ArmRunner.Listener {
     Table.print(rows, out);
     if (!report.verdicts.isEmpty()) {
       out.println();
-      out.println("against " + report.baseline + " (difference of the means with its 95% interval; p-values Holm-adjusted):");
+      out.println(Echo.escape("against " + report.baseline + " (difference of the means with its 95% interval; p-values Holm-adjusted):"));
       int width = report.verdicts.stream().mapToInt(v -> v.arm.length()).max().orElse(0);
       for (String arm : arms) {
         List<String> parts = report.verdicts.stream().filter(v -> v.arm.equals(arm)).map(Cells::verdictLine).toList();
         if (!parts.isEmpty()) {
-          out.println("  " + String.format("%-" + width + "s", arm) + "  " + String.join(" · ", parts));
+          out.println(Echo.escape("  " + String.format("%-" + width + "s", arm) + "  " + String.join(" · ", parts)));
         }
       }
       report.verdicts.stream().filter(v -> v.reason != null).map(v -> v.reason).distinct().limit(3)
-          .forEach(reason -> out.println("  not-comparable: " + reason));
+          .forEach(reason -> out.println(Echo.escape("  not-comparable: " + reason)));
     }
     if (!problems.isEmpty()) {
       out.println();
-      problems.forEach(p -> out.println("  " + p));
+      problems.forEach(p -> out.println(Echo.escape("  " + p)));
     }
     out.println();
     out.println(done + "/" + arms.size() + " arms succeeded in " + duration(total));

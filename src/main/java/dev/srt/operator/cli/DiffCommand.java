@@ -1,5 +1,6 @@
 package dev.srt.operator.cli;
 
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.plan.ArmDiff;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
@@ -60,7 +61,7 @@ public final class DiffCommand implements Callable<Integer> {
       System.out.println();
       System.out.println("Rendered parts:");
       for (ArmDiff.PartRow p : diff.parts()) {
-        System.out.println("  " + p.part() + ": " + p.describe(diff.arms()));
+        System.out.println(Echo.escape("  " + p.part() + ": " + p.describe(diff.arms())));
       }
       return 0;
     } catch (Inputs.Invalid e) {

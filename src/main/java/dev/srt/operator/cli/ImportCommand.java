@@ -1,11 +1,16 @@
 package dev.srt.operator.cli;
 
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.importer.RecipeImport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -13,7 +18,12 @@ import picocli.CommandLine.Parameters;
 @Command(mixinStandardHelpOptions = true, name = "import", description = {
     "Reads srtctl recipes, one per arm, and writes one RouterComparison (to stdout without -o).",
     "The recipes must agree on everything but routing (name, frontend, dynamo): any other difference refuses the import,",
-    "listing each field with its values and FILE:LINE. $NAME and ${NAME} are resolved from this environment.",
+    "listing each field with its values and FILE:LINE.",
+    "$NAME and $${NAME} in recipe values are resolved only for the names given with --env NAME (their values are then",
+    "written into the comparison); any other reference refuses the import. A name that looks secret (KEY, TOKEN, SECRET,",
+    "PASSWORD, CREDENTIAL) is never resolved: an environment entry of one becomes a spec.secretEnv reference. The",
+    "benchmark command is kept as written (its variables are the run's shell's) and the variables it uses are listed.",
+    "What is written is validated as validate would; if it is not valid, nothing is written and the exit code is 1.",
     "Fields that are not carried over are listed on stderr with the reason; see docs/import.md."})
 public final class ImportCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "RECIPE", description = "srtctl recipe YAML, one per arm, in arm order.")
@@ -29,15 +39,25 @@ public final class ImportCommand implements Callable<Integer> {
       description = "Also write a GpuCluster skeleton (GPU type and count, container image, etcd/NATS ports) to fill in.")
   Path clusterOut;
 
+  @Option(names = "--env", paramLabel = "NAME",
+      description = "Resolve $NAME and $${NAME} in recipe values from this environment (repeatable); not for secrets.")
+  List<String> env = new ArrayList<>();
+
+  /** Where --env values come from: this process's environment (a test gives its own). */
+  Function<String, String> environment = System::getenv;
+
   @Override
   public Integer call() {
-    RecipeImport.Result r = RecipeImport.run(recipes, name, System.getenv());
-    r.ignored().forEach(System.err::println);
-    r.notes().forEach(n -> System.err.println("note: " + n));
-    r.problems().forEach(System.err::println);
+    Map<String, String> given = new LinkedHashMap<>();
+    env.forEach(n -> given.put(n, environment.apply(n)));
+    RecipeImport.Result r = RecipeImport.run(recipes, name, given, clusterOut != null);
+    // Every line names files and recipe values: escaped, so that none can add a line or move the cursor.
+    r.ignored().forEach(l -> System.err.println(Echo.escape(l)));
+    r.notes().forEach(n -> System.err.println("note: " + Echo.escape(n)));
+    r.problems().forEach(p -> System.err.println(Echo.escape(p.toString())));
     if (r.refused()) {
       long n = r.problems().stream().filter(p -> p.isError() && !p.path().isEmpty()).count();
-      System.err.println("import refused" + (n == 0 ? "" : ": " + n + " problem" + (n == 1 ? "" : "s")));
+      System.err.println("import refused" + (n == 0 ? "" : ": " + n + " problem" + (n == 1 ? "" : "s")) + "; nothing written");
       return 1;
     }
     String yaml = provenance() + r.comparisonYaml();
@@ -51,16 +71,20 @@ public final class ImportCommand implements Callable<Integer> {
         Files.writeString(clusterOut, r.clusterYaml());
       }
     } catch (IOException e) {
-      System.err.println("cannot write: " + e.getMessage());
+      System.err.println("cannot write: " + Echo.escape(e.getMessage()));
       return 1;
     }
     return 0;
   }
 
-  /** Where the comparison came from, so that a reader edits the recipes and imports again. */
+  /**
+   * Where the comparison came from, so that a reader edits the recipes and imports again. A file
+   * name is escaped: YAML ends a comment at any line break (CR, NEL, U+2028 as well as LF), and
+   * what followed would be read as YAML.
+   */
   private String provenance() {
     StringBuilder b = new StringBuilder("# Imported by `srt-operator import` from srtctl recipes, one per arm:\n");
-    recipes.forEach(p -> b.append("#   ").append(p.toString().replace('\n', ' ')).append('\n'));
+    recipes.forEach(p -> b.append("#   ").append(Echo.escape(p.toString())).append('\n'));
     return b.toString();
   }
 }

@@ -2,11 +2,12 @@ package dev.srt.operator.cli;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LatestRuns;
+import dev.srt.operator.host.RunLogs;
 import dev.srt.operator.host.Transport;
-import dev.srt.operator.base.Shell;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +44,7 @@ public final class LogsCommand implements Callable<Integer> {
   public Integer call() {
     PrintStream out = System.out;
     PrintStream err = System.err;
-    if (process != null && !process.matches("[a-z0-9][a-z0-9-]*")) {
+    if (process != null && !RunLogs.NAME.matcher(process).matches()) {
       err.println("logs: --process takes a process name such as worker-0, router or benchmark");
       return 2;
     }
@@ -53,34 +54,32 @@ public final class LogsCommand implements Callable<Integer> {
       RouterComparison rc = in.comparison();
       GpuCluster cluster = in.cluster();
       if (cluster == null) {
-        err.println("logs: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
+        err.println(Echo.escape("logs: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files"));
         return 1;
       }
       try (Transport transport = ApplyCommand.transport(cluster)) {
         Map<String, LatestRuns.Found> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE,
             rc.getMetadata().getName(), List.of(arm));
         if (!found.containsKey(arm)) {
-          err.println("logs: arm " + arm + " has no run on GpuCluster " + cluster.getMetadata().getName());
+          err.println(Echo.escape("logs: arm " + arm + " has no run on GpuCluster " + cluster.getMetadata().getName()));
           return 1;
         }
         String runDir = found.get(arm).run().runDir(cluster.getSpec().workDir);
-        String command = process == null
-            ? "cd " + Shell.quote(runDir + "/logs") + " && ls -1"
-            : "tail -n " + Math.max(1, tail) + " -- " + Shell.quote(runDir + "/logs/" + process + ".log");
-        ExecResult r = transport.exec(command, TIMEOUT);
+        ExecResult r = process == null ? RunLogs.list(transport, runDir, TIMEOUT) : RunLogs.tail(transport, runDir, process, tail, TIMEOUT);
         if (!r.succeeded()) {
-          err.println("logs: " + (r.stderr().isBlank() ? "exit " + r.exitCode() : r.stderr().strip()));
+          err.println(Echo.escape("logs: " + (r.stderr().isBlank() ? "exit " + r.exitCode() : r.stderr().strip())));
           return 1;
         }
-        err.println("run " + found.get(arm).run().runId() + " of arm " + arm + ": " + runDir);
-        out.print(r.stdout());
+        err.println(Echo.escape("run " + found.get(arm).run().runId() + " of arm " + arm + ": " + runDir));
+        // A log is what its program wrote, printed as it is; the names in logs/ are the run's: escaped.
+        out.print(process == null ? r.stdout().lines().map(l -> Echo.escape(l) + "\n").collect(java.util.stream.Collectors.joining()) : r.stdout());
         out.flush();
         return 0;
       }
     } catch (Inputs.Invalid e) {
       return 1;
     } catch (ApplyCommand.UsageError | HostException e) {
-      err.println("logs: " + e.getMessage());
+      err.println(Echo.escape("logs: " + e.getMessage()));
       return 1;
     }
   }

@@ -3,6 +3,7 @@ package dev.srt.operator.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.verdict.ComparisonReport;
@@ -108,7 +109,7 @@ public final class ReportCommand implements Callable<Integer> {
         rc = in.comparison();
         GpuCluster cluster = in.cluster();
         if (cluster == null) {
-          err.println("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
+          err.println(Echo.escape("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files"));
           return 1;
         }
         Map<String, List<PastRuns.PastRun>> past = read(rc, cluster, arms);
@@ -151,12 +152,12 @@ public final class ReportCommand implements Callable<Integer> {
     } catch (Inputs.Invalid e) {
       return 1;
     } catch (ApplyCommand.UsageError | HostException e) {
-      err.println("report: " + e.getMessage());
+      err.println(Echo.escape("report: " + e.getMessage()));
       return 1;
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     } catch (IOException | KubernetesClientException e) {
-      err.println("report: " + e.getMessage());
+      err.println(Echo.escape("report: " + e.getMessage()));
       return 1;
     }
   }

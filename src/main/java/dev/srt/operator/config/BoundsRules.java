@@ -4,6 +4,7 @@ import dev.srt.operator.base.Mappers;
 import static dev.srt.operator.api.Limits.MAX_ARGS;
 import static dev.srt.operator.api.Limits.MAX_ENV;
 import static dev.srt.operator.api.Limits.MAX_FLAGS;
+import static dev.srt.operator.api.Limits.MAX_FLAG_TEXT;
 import static dev.srt.operator.api.Limits.MAX_FLAG_VALUES;
 import static dev.srt.operator.api.Limits.MAX_GPUS_PER_NODE;
 import static dev.srt.operator.api.Limits.MAX_GPUS_PER_WORKER;
@@ -90,7 +91,62 @@ public final class BoundsRules {
         }
       }
     }
+    flagText(out, spec);
     return out;
+  }
+
+  /**
+   * All flag values of the comparison together, keys included ({@link dev.srt.operator.api.Limits#MAX_FLAG_TEXT}),
+   * reported at the largest flag map.
+   */
+  private static void flagText(List<Problem> out, RouterComparisonSpec spec) {
+    Map<String, Long> sizes = new java.util.LinkedHashMap<>();
+    if (spec.backend != null) {
+      sizes.put("spec.backend.args", flagText(spec.backend.args));
+      sizes.put("spec.backend.prefillArgs", flagText(spec.backend.prefillArgs));
+      sizes.put("spec.backend.decodeArgs", flagText(spec.backend.decodeArgs));
+    }
+    if (spec.workload != null) {
+      sizes.put("spec.workload.args", flagText(spec.workload.args));
+    }
+    if (spec.arms != null) {
+      for (int i = 0; i < spec.arms.size(); i++) {
+        ArmSpec arm = spec.arms.get(i);
+        if (arm != null && arm.frontend != null) {
+          sizes.put(FieldPath.index("spec.arms", i) + ".frontend.args", flagText(arm.frontend.args));
+        }
+        if (arm != null && arm.dynamo != null && arm.dynamo.sidecar != null && arm.dynamo.sidecar.args != null) {
+          sizes.put(FieldPath.index("spec.arms", i) + ".dynamo.sidecar.args",
+              arm.dynamo.sidecar.args.stream().mapToLong(a -> a == null ? 0 : a.length()).sum());
+        }
+      }
+    }
+    long total = sizes.values().stream().mapToLong(Long::longValue).sum();
+    if (total > MAX_FLAG_TEXT) {
+      Map.Entry<String, Long> largest = sizes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+      out.add(Problem.error(largest.getKey(), "the flag values of this comparison come to " + total + " characters, more than "
+          + MAX_FLAG_TEXT + " in all (this map has " + largest.getValue() + "): engine flags are written once per worker"));
+    }
+  }
+
+  /** A flag map's keys and values as they are written (a map value as its JSON). */
+  private static long flagText(Map<String, Object> args) {
+    if (args == null) {
+      return 0;
+    }
+    long n = 0;
+    for (Map.Entry<String, Object> e : args.entrySet()) {
+      n += e.getKey().length();
+      Object v = e.getValue();
+      if (v instanceof List<?> items) {
+        n += items.stream().mapToLong(item -> String.valueOf(item).length()).sum();
+      } else if (v instanceof Map<?, ?>) {
+        n += json(v).length();
+      } else if (v != null) {
+        n += String.valueOf(v).length();
+      }
+    }
+    return n;
   }
 
   /** Bounds of a cluster. */

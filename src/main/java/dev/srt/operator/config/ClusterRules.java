@@ -44,7 +44,7 @@ final class ClusterRules {
     if (s.python != null && (s.python.isBlank() || s.python.contains("="))) {
       out.add(Problem.error("spec.python", "must be an interpreter name or path (without '=')"));
     }
-    Rules.duration(out, "spec.pollInterval", s.pollInterval);
+    Rules.duration(out, "spec.pollInterval", s.pollInterval, Durations.MIN_POLL);
     Rules.env(out, "spec.env", s.env);
     SecretEnvRules.cluster(out, s);
     if (s.path != null) {
@@ -64,6 +64,7 @@ final class ClusterRules {
       }
       Rules.directives(out, "spec.slurm.sbatchDirectives", s.slurm.sbatchDirectives);
       Rules.directives(out, "spec.slurm.srunOptions", s.slurm.srunOptions);
+      SlurmOptionRules.check(out, s.slurm);
       Rules.singleLine(out, "spec.slurm.partition", s.slurm.partition);
       Rules.singleLine(out, "spec.slurm.account", s.slurm.account);
     }

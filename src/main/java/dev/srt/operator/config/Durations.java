@@ -12,6 +12,13 @@ public final class Durations {
   public static final Duration MAX = Duration.ofHours(168);
   /** {@link #MAX} as written in a spec. */
   public static final String MAX_TEXT = "168h";
+  /**
+   * The shortest wait or timeout a spec may give: {@code 0s} would make a poll or a health check
+   * loop without pause, or give up at once. The operator's poll of a cluster may be faster.
+   */
+  public static final Duration MIN = Duration.ofSeconds(1);
+  /** The shortest {@code pollInterval}: one command to the cluster's host each time. */
+  public static final Duration MIN_POLL = Duration.ofMillis(100);
   private static final long MAX_MILLIS = MAX.toMillis();
   private static final long OVER = -1;
   private static final long NOT_A_DURATION = -2;
@@ -36,6 +43,16 @@ public final class Durations {
       return "must be at most " + MAX_TEXT + " (7 days), not " + Echo.value(text);
     }
     return null;
+  }
+
+  /** As {@link #problem(String)}, and at least {@code min}. */
+  public static String problem(String text, Duration min) {
+    String problem = problem(text);
+    if (problem == null && text != null && millis(text) < min.toMillis()) {
+      return "must be at least " + (min.toMillis() % 1000 == 0 ? min.toSeconds() + "s" : min.toMillis() + "ms")
+          + " (a wait of nothing would repeat without pause), not " + Echo.value(text);
+    }
+    return problem;
   }
 
   /**

@@ -20,8 +20,12 @@ public record Problem(Severity severity, String path, String message, Location l
     WARNING
   }
 
-  /** Where in a file a value was written. */
-  public record Location(String file, int line) {}
+  /** Where in a file a value was written; the file's name escaped as the path and message are. */
+  public record Location(String file, int line) {
+    public Location {
+      file = Echo.escape(file);
+    }
+  }
 
   public static Problem error(String path, String message) {
     return new Problem(Severity.ERROR, path, message, null);

@@ -16,22 +16,12 @@ public final class Rules {
   public static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   public static final Pattern CARGO_PACKAGE = Pattern.compile("[A-Za-z0-9_-]+");
   public static final Pattern FLAG_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]*");
+  private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-[0-9.][0-9.eE+-]*");
   public static final Pattern SLURM_TIME =
       Pattern.compile("([0-9]+-)?[0-9]+(:[0-9]{1,2}){0,2}|UNLIMITED|INFINITE");
 
   private Rules() {}
 
-  public static void managed(List<Problem> out, String p, Map<String, Object> args, Set<String> owned, String who) {
-    if (args == null) {
-      return;
-    }
-    for (String key : args.keySet()) {
-      String normal = key.replace('_', '-');
-      if (owned.contains(normal)) {
-        out.add(Problem.error(FieldPath.field(p, key), "is set by srt-operator " + who + " (" + String.join(", ", owned.stream().sorted().toList()) + " are managed)"));
-      }
-    }
-  }
   public static void flags(List<Problem> out, String p, Map<String, Object> args) {
     if (args == null) {
       return;
@@ -45,15 +35,27 @@ public final class Rules {
       if (v == null) {
         out.add(Problem.error(fp, "needs a value (true for a flag without a value)"));
       }
+      optionLike(out, fp, v);
       if (v instanceof List<?> list) {
         for (int i = 0; i < list.size(); i++) {
           if (list.get(i) instanceof Map || list.get(i) instanceof List) {
             out.add(Problem.error(fp + "[" + i + "]", "list items must be scalars"));
           }
+          optionLike(out, FieldPath.index(fp, i), list.get(i));
         }
       }
     }
   }
+  /**
+   * A flag's value is the word after the flag: one that starts with '-' (other than a negative
+   * number) would be read as an option by the program, {@code --} as the end of its options.
+   */
+  private static void optionLike(List<Problem> out, String p, Object value) {
+    if (value instanceof String s && s.length() > 1 && s.startsWith("-") && !NEGATIVE_NUMBER.matcher(s).matches()) {
+      out.add(Problem.error(p, "must not start with '-': the program would read it as an option, not as the flag's value"));
+    }
+  }
+
   public static void flagList(List<Problem> out, String p, List<String> args) {
     if (args == null) {
       return;
@@ -111,8 +113,13 @@ public final class Rules {
       out.add(Problem.error(p, "must not contain '\"' or '\\'"));
     }
   }
+  /** A duration of at least {@link Durations#MIN}. */
   public static void duration(List<Problem> out, String p, String value) {
-    String problem = Durations.problem(value);
+    duration(out, p, value, Durations.MIN);
+  }
+
+  public static void duration(List<Problem> out, String p, String value, java.time.Duration min) {
+    String problem = Durations.problem(value, min);
     if (problem != null) {
       out.add(Problem.error(p, problem));
     }

@@ -6,7 +6,6 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.SecretEnvVar;
-import dev.srt.operator.api.SlurmSpec;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,9 +38,6 @@ public final class SecretEnvRules {
     Map<String, String> plain = new LinkedHashMap<>();
     putKeys(plain, s.env, "spec.env");
     conflicts(out, "spec.secretEnv", s.secretEnv, plain, null);
-    if (s.secretEnv != null && !s.secretEnv.isEmpty()) {
-      exportsEnvironment(out, "spec.slurm", s.slurm);
-    }
   }
 
   /**
@@ -67,10 +63,6 @@ public final class SecretEnvRules {
         if (where != null) {
           out.add(Problem.error(FieldPath.field(where, n), "is also a secretEnv of the GpuCluster" + clusterName + "; give it one value"));
         }
-      }
-      if (spec.secretEnv != null && !spec.secretEnv.isEmpty() && c.mode() == Mode.SLURM && !exports(c.slurm)) {
-        out.add(Problem.error("spec.secretEnv", "the GpuCluster" + clusterName + " sets slurm export other than ALL, "
-            + "so the job's steps would not get these variables"));
       }
     }
   }
@@ -179,34 +171,6 @@ public final class SecretEnvRules {
 
   private static List<String> names(List<SecretEnvVar> list) {
     return list == null ? List.of() : list.stream().filter(v -> v != null && !blank(v.name)).map(v -> v.name).toList();
-  }
-
-  /**
-   * Secret values reach the job's steps through the script's exported environment; an
-   * {@code export} option other than ALL would keep them out (sbatch passes its choice to srun).
-   */
-  private static void exportsEnvironment(List<Problem> out, String p, SlurmSpec slurm) {
-    if (slurm == null) {
-      return;
-    }
-    exportOption(out, FieldPath.field(p + ".sbatchDirectives", "export"), slurm.sbatchDirectives);
-    exportOption(out, FieldPath.field(p + ".srunOptions", "export"), slurm.srunOptions);
-  }
-
-  private static void exportOption(List<Problem> out, String p, Map<String, String> options) {
-    if (options != null && options.containsKey("export") && !exportsAll(options.get("export"))) {
-      out.add(Problem.error(p, "must be ALL (or ALL,...) with secretEnv: the steps get the secret variables from the script's environment"));
-    }
-  }
-
-  private static boolean exports(SlurmSpec slurm) {
-    return slurm == null
-        || (exportsAll(slurm.sbatchDirectives == null ? null : slurm.sbatchDirectives.get("export"))
-            && exportsAll(slurm.srunOptions == null ? null : slurm.srunOptions.get("export")));
-  }
-
-  private static boolean exportsAll(String value) {
-    return value == null || value.equals("ALL") || value.startsWith("ALL,");
   }
 
   private static boolean blank(String s) {

@@ -38,6 +38,8 @@ public final class ShellSafetyRules {
    * comments itself), and without '$', '`' and ';'.
    */
   private static final Pattern SLURM_VALUE = Pattern.compile("[A-Za-z0-9._,:=@/+%^*&|!~?<>()\\[\\]{}-]*");
+  private static final Pattern MOUNT_PATH = Pattern.compile("/[A-Za-z0-9._+@/-]*");
+  private static final Pattern MOUNT_OPTIONS = Pattern.compile("[A-Za-z0-9+]+");
   private static final Pattern NODE_PLACEHOLDER = Pattern.compile("\\{\\{node:[0-9]+}}");
   private static final Set<String> NUMERIC_KNOBS = Set.of("SRT_PORT_WAIT", "SRT_STOP_GRACE");
 
@@ -127,11 +129,33 @@ public final class ShellSafetyRules {
           String m = s.container.mounts.get(i);
           if (m != null && m.startsWith("-")) {
             out.add(Problem.error("spec.container.mounts[" + i + "]", "must not start with '-': it would be read as an option"));
+          } else if (m != null && !mount(m)) {
+            out.add(Problem.error("spec.container.mounts[" + i + "]", "must be host-path[:container-path[:options]]: absolute paths of "
+                + "letters, digits and . _ + @ / - (placeholders allowed), without '..', neither of them / itself (the host's root "
+                + "in a container is the whole host), options of letters, digits and '+'"));
           }
         }
       }
     }
     return out;
+  }
+
+  /**
+   * A bind mount as both runtimes read it: docker's {@code --volume src[:dst[:options]]} and
+   * pyxis's comma-separated {@code --container-mounts} (so no ',' and no ':' inside a path).
+   */
+  private static boolean mount(String m) {
+    String[] parts = NODE_PLACEHOLDER.matcher(m.replace("{{run_dir}}", "/run").replace("{{run_id}}", "x").replace("{{host_tag}}", "x"))
+        .replaceAll("x").split(":", -1);
+    if (parts.length > 3 || (parts.length == 3 && !MOUNT_OPTIONS.matcher(parts[2]).matches())) {
+      return false;
+    }
+    for (int i = 0; i < Math.min(parts.length, 2); i++) {
+      if (!MOUNT_PATH.matcher(parts[i]).matches() || hasDotDot(parts[i]) || parts[i].replaceAll("/+$", "").isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

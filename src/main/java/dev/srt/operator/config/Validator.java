@@ -27,6 +27,8 @@ public final class Validator {
   /** sgl-router flags srt-operator sets itself; model-id and tokenizer-path may be overridden. */
   public static final Set<String> MANAGED_SGL_ROUTER_ARGS = Set.of("worker-urls", "host", "port");
   public static final Set<String> MANAGED_DYNAMO_FRONTEND_ARGS = Set.of("http-port", "http-host");
+  /** Dynamo's SGLang sidecar flags srt-operator sets itself (the engine's gRPC endpoint). */
+  public static final Set<String> MANAGED_DYNAMO_SIDECAR_ARGS = Set.of("grpc-endpoint");
   public static final Set<String> MANAGED_BENCH_SERVING_ARGS =
       Set.of("base-url", "host", "port", "model", "seed", "output-file");
   public static final Set<String> MANAGED_AIPERF_ARGS =

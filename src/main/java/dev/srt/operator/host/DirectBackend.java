@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.base.Shell;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -239,6 +240,10 @@ public final class DirectBackend implements Backend {
       boolean cancelRequested = "1".equals(fields.get("cancel-requested"));
       String code = fields.getOrDefault("exit-code", "");
       if (!code.isEmpty()) {
+        // Digits only (first_digits), but up to 32 of them: anything in the run can write the file.
+        if (code.length() > 3 || Integer.parseInt(code) > 255) {
+          return new JobStatus(JobState.FAILED, "its exit-code file holds " + Echo.value(code) + ", not an exit status (0 to 255)", null);
+        }
         int exit = Integer.parseInt(code);
         if (exit == 0) {
           return new JobStatus(JobState.COMPLETED, null, 0);

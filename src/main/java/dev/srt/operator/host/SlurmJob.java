@@ -37,7 +37,8 @@ public record SlurmJob(String jobId, String name, JobStatus status, String comme
       Map.entry("SE", "SPECIAL_EXIT"), Map.entry("CA", "CANCELLED"), Map.entry("RV", "REVOKED"),
       Map.entry("TO", "TIMEOUT"), Map.entry("DL", "DEADLINE"), Map.entry("NF", "NODE_FAIL"),
       Map.entry("BF", "BOOT_FAIL"), Map.entry("OOM", "OUT_OF_MEMORY"), Map.entry("PR", "PREEMPTED"));
-  private static final Pattern EXIT_CODE = Pattern.compile("(\\d+):(\\d+)");
+  /** code:signal; longer numbers than an int holds are no exit code (and would not parse). */
+  private static final Pattern EXIT_CODE = Pattern.compile("(\\d{1,9}):(\\d{1,9})");
 
   /** Parses one line of {@code squeue --states=all -h -o '%i|%T|%r|%j|%k'}. */
   public static Optional<SlurmJob> parseSqueueLine(String line) {

@@ -68,7 +68,7 @@ final class ArmFields {
     if (field.startsWith("args.")) {
       Draft.set(arm, "frontend.args", l.key(), l.value());
     } else if (field.startsWith("env.")) {
-      Draft.set(arm, "frontend.env", l.key(), TextNode.valueOf(l.value().asText()));
+      d.env(arm, "frontend.env", l);
     } else if (field.equals("source") || field.equals("binary")) {
       Draft.set(arm, "frontend", field, l.value());
     } else if (field.equals("enable_multiple_frontends") || field.equals("num_additional_frontends") || field.startsWith("nginx_")

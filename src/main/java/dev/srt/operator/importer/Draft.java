@@ -29,6 +29,8 @@ final class Draft {
   final ObjectNode cluster = NODES.objectNode();
   final List<Problem> problems = new ArrayList<>();
   final List<String> notes = new ArrayList<>();
+  /** The secret variables, each with the key of the Secret that holds it: written as spec.secretEnv. */
+  final Map<String, String> secretEnv = new LinkedHashMap<>();
   private final Map<String, Ignored> ignored = new LinkedHashMap<>();
 
   void ignore(Recipe.Leaf leaf, String reason) {
@@ -37,6 +39,19 @@ final class Draft {
 
   void error(Recipe.Leaf leaf, String message) {
     problems.add(Problem.error(leaf.path(), message).at(leaf.at()));
+  }
+
+  /**
+   * An environment entry into the env map {@code parents} of {@code root}; a secret one
+   * ({@link Recipe.Leaf#secret}) becomes a secretEnv reference instead, its value written nowhere.
+   */
+  void env(ObjectNode root, String parents, Recipe.Leaf leaf) {
+    if (leaf.secret() == null) {
+      set(root, parents, leaf.key(), com.fasterxml.jackson.databind.node.TextNode.valueOf(leaf.value().asText()));
+    } else if (secretEnv.putIfAbsent(leaf.key(), leaf.secret()) == null) {
+      notes.add(leaf.where() + ": " + leaf.path() + " looks secret: spec.secretEnv." + leaf.key() + " references it (Secret key "
+          + leaf.secret() + "); its value is not written");
+    }
   }
 
   /** {@code FILE:LINE: ignored PATH: reason}, once per field. */

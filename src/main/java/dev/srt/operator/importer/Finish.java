@@ -4,12 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.srt.operator.config.Durations;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.ReservedEnvNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /** The shared sections that are mapped as a whole: health check, KV events, benchmark, Dynamo. */
 final class Finish {
@@ -22,22 +22,42 @@ final class Finish {
   static final Set<String> EXPORTED = Set.of("SRT_FRONTEND_URL", "AIPERF_ARTIFACT_DIR", "SRT_MODEL", "SRT_RESULTS_DIR", "SRT_SEED");
   /** srtctl's Python with AIPerf installed, on a direct host. */
   static final String RUTER_PYTHON = "SRTCTL_RUTER_PYTHON";
+  /** The longest duration a spec takes (config/Durations.MAX), in seconds. */
+  static final long MAX_SECONDS = Durations.MAX.toSeconds();
 
   private Finish() {}
 
   static void healthCheck(Recipe r, Draft d) {
-    int attempts = ATTEMPTS;
-    int interval = INTERVAL_SECONDS;
+    long attempts = ATTEMPTS;
+    long interval = INTERVAL_SECONDS;
     for (Recipe.Leaf l : r.under("health_check")) {
       switch (l.path()) {
-        case "health_check.max_attempts" -> attempts = l.value().asInt(ATTEMPTS);
-        case "health_check.interval_seconds" -> interval = l.value().asInt(INTERVAL_SECONDS);
+        case "health_check.max_attempts" -> attempts = seconds(l, d, ATTEMPTS);
+        case "health_check.interval_seconds" -> interval = seconds(l, d, INTERVAL_SECONDS);
         default -> d.ignore(l, "not an srtctl health_check field the importer knows");
       }
+    }
+    if (attempts * interval > MAX_SECONDS) {
+      d.problems.add(Problem.error("health_check", "max_attempts x interval_seconds = " + attempts + " x " + interval + " s, more than "
+          + MAX_SECONDS + " s (7 days, the longest timeout)").at(r.locate("health_check.max_attempts")));
+      return;
     }
     ObjectNode hc = Draft.object(d.spec, "healthCheck");
     hc.put("timeout", duration((long) attempts * interval));
     hc.put("interval", duration(interval));
+  }
+
+  /**
+   * A whole number of 1 to {@link #MAX_SECONDS} (a count or seconds); {@code fallback} (with the
+   * problem) when it is not one: read as an int, a larger number would wrap around.
+   */
+  static long seconds(Recipe.Leaf l, Draft d, long fallback) {
+    JsonNode v = l.value();
+    if (v.isIntegralNumber() && v.canConvertToLong() && v.asLong() >= 1 && v.asLong() <= MAX_SECONDS) {
+      return v.asLong();
+    }
+    d.error(l, "must be a whole number from 1 to " + MAX_SECONDS + ", not " + l.shown());
+    return fallback;
   }
 
   static String duration(long seconds) {
@@ -93,7 +113,7 @@ final class Finish {
   }
 
   /** srtctl's benchmark: a custom command keeps working; the built-in types are not imported. */
-  static void workload(Recipe r, Draft d, Function<String, String> env) {
+  static void workload(Recipe r, Draft d, EnvReferences env) {
     String type = r.text("benchmark.type");
     Problem.Location at = r.locate("benchmark.type");
     if (!"custom".equals(type)) {
@@ -112,7 +132,7 @@ final class Finish {
     w.put("command", command);
     for (Recipe.Leaf l : r.under("benchmark")) {
       if (l.path().startsWith("benchmark.env.")) {
-        Draft.set(d.spec, "workload.env", l.key(), TextNode.valueOf(l.value().asText()));
+        d.env(d.spec, "workload.env", l);
       } else if (!l.path().equals("benchmark.type") && !l.path().equals(Recipe.COMMAND)) {
         d.ignore(l, "used by srtctl's built-in benchmark types or its benchmark container only; the custom command runs on the host");
       }
@@ -121,15 +141,17 @@ final class Finish {
   }
 
   /**
-   * The command's {@code $NAME}s are the shell's at run time: those srt-operator exports are left
-   * alone; srtctl's own run-time ones it does not export refuse the import; any other one is taken
-   * from the environment of the import into workload.env, so the run has the value srtctl's would.
+   * The command's {@code $NAME}s are the shell's at run time, and the command is written as it is:
+   * those srt-operator exports are left alone; srtctl's own run-time ones it does not export refuse
+   * the import; a name that looks secret becomes a secretEnv reference; one given with --env is
+   * written to workload.env with its value; any other one is listed, for the user to give the run.
    */
-  private static void commandVariables(Recipe r, Draft d, Function<String, String> env, String command) {
+  private static void commandVariables(Recipe r, Draft d, EnvReferences env, String command) {
     Problem.Location at = r.locate(Recipe.COMMAND);
     ObjectNode wenv = Draft.object(d.spec, "workload.env");
     for (String name : EnvReferences.names(command)) {
-      if (EXPORTED.contains(name) || wenv.has(name) || ReservedEnvNames.reason(name) != null && !name.startsWith("SRT")) {
+      if (EXPORTED.contains(name) || wenv.has(name) || d.secretEnv.containsKey(name)
+          || ReservedEnvNames.reason(name) != null && !name.startsWith("SRT")) {
         continue;
       }
       if (name.equals(RUTER_PYTHON)) {
@@ -139,15 +161,16 @@ final class Finish {
       } else if (name.startsWith("SRT") || name.startsWith("AIPERF_")) {
         d.problems.add(Problem.error(Recipe.COMMAND, "uses $" + name + ", which srtctl sets at run time and srt-operator does not "
             + "(it exports " + String.join(", ", EXPORTED.stream().sorted().toList()) + ")").at(at));
+      } else if (EnvReferences.looksSecret(name)) {
+        d.secretEnv.put(name, name);
+        d.notes.add(at.file() + ":" + at.line() + ": benchmark.command uses $" + name + ", which looks secret: spec.secretEnv." + name
+            + " references it (Secret key " + name + "); its value is never written");
+      } else if (env.given(name)) {
+        wenv.put(name, env.take(name));
+        d.notes.add(at.file() + ":" + at.line() + ": workload.env." + name + ": taken from the environment of the import (--env " + name + ")");
       } else {
-        String value = env.apply(name);
-        if (value == null) {
-          d.problems.add(Problem.error(Recipe.COMMAND, "$" + name + " is not set in the environment of the import "
-              + "(the command needs it at run time; it is written to workload.env)").at(at));
-        } else {
-          wenv.put(name, value);
-          d.notes.add(at.file() + ":" + at.line() + ": workload.env." + name + ": taken from the environment of the import");
-        }
+        d.problems.add(Problem.warning(Recipe.COMMAND, "uses $" + name + ", which the run does not set (the command's shell expands it "
+            + "at run time): add it to spec.workload.env or spec.secretEnv, or import with --env " + name).at(at));
       }
     }
   }
@@ -192,7 +215,7 @@ final class Finish {
         case "request_plane" -> dyn.set("requestPlane", l.value());
         case "event_plane" -> dyn.set("eventPlane", l.value());
         case "sidecar_port" -> dyn.set("sidecarPort", l.value());
-        case "sidecar_startup_timeout" -> dyn.put("sidecarStartupTimeout", duration(l.value().asLong()));
+        case "sidecar_startup_timeout" -> dyn.put("sidecarStartupTimeout", duration(seconds(l, d, 1)));
         default -> { } // the arm's own fields (ArmFields)
       }
     }

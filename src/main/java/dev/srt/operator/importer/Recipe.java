@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -28,13 +27,21 @@ final class Recipe {
           + "|sbatch_directives|observability\\.tachometer\\.extra_metadata");
   /** srtctl's file-level extras: a recipe of this kind expands to several, or depends on another file. */
   private static final Pattern FILE_LEVEL = Pattern.compile("sweep|base|lock|(zip_)?override_.*");
+  /** Maps of environment variables: an entry may be a secret, which becomes a secretEnv reference, never a value. */
+  private static final Pattern ENV_MAPS = Pattern.compile(
+      "frontend\\.env|environment|benchmark\\.env|backend\\.(aggregated|prefill|decode)_environment");
   /** A shell command, run by bash at run time: its $NAMEs are the shell's, not the import's. */
   static final String COMMAND = "benchmark.command";
 
-  /** One value of the recipe. */
-  record Leaf(String path, String key, JsonNode value, Problem.Location at) {
+  /**
+   * One value of the recipe: {@code value} with the given variables resolved, {@code written} as
+   * in the file (what messages show). {@code secret} is the Secret key of an environment entry that
+   * is a secret (its name looks secret, or its value is a secret-looking variable alone): its value
+   * is never resolved nor written, it becomes a secretEnv reference.
+   */
+  record Leaf(String path, String key, JsonNode value, JsonNode written, Problem.Location at, String secret) {
     String shown() {
-      return Echo.value(value.isTextual() ? value.asText() : value.toString());
+      return Echo.value(written.isTextual() ? written.asText() : written.toString());
     }
 
     String where() {
@@ -46,11 +53,11 @@ final class Recipe {
   final Map<String, Leaf> leaves = new LinkedHashMap<>();
 
   private Recipe(String file) {
-    this.file = file;
+    this.file = Echo.escape(file);
   }
 
-  /** Reads a recipe; problems (unreadable, file-level extras, unset variables) go to {@code out}. */
-  static Recipe load(Path path, Function<String, String> env, List<Problem> out) {
+  /** Reads a recipe; problems (unreadable, file-level extras, variables not resolved) go to {@code out}. */
+  static Recipe load(Path path, EnvReferences env, List<Problem> out) {
     Recipe r = new Recipe(path.toString());
     List<SourceDocument> docs;
     try {
@@ -80,30 +87,35 @@ final class Recipe {
     return r;
   }
 
-  private void walk(SourceDocument doc, String path, JsonNode node, Function<String, String> env, List<Problem> out) {
+  private void walk(SourceDocument doc, String path, JsonNode node, EnvReferences env, List<Problem> out) {
     if (!node.isObject()) {
-      leaf(doc, path, path, node, env, out);
+      leaf(doc, path, path, node, env, out, false);
       return;
     }
     boolean map = MAP_FIELDS.matcher(path).matches();
     node.fields().forEachRemaining(e -> {
       String child = FieldPath.field(path, e.getKey());
       if (map) {
-        leaf(doc, child, e.getKey(), e.getValue(), env, out);
+        leaf(doc, child, e.getKey(), e.getValue(), env, out, ENV_MAPS.matcher(path).matches());
       } else {
         walk(doc, child, e.getValue(), env, out);
       }
     });
   }
 
-  /** {@code key}: the map key of an entry of a map field (else the path). */
-  private void leaf(SourceDocument doc, String path, String key, JsonNode value, Function<String, String> env, List<Problem> out) {
+  /** {@code key}: the map key of an entry of a map field (else the path); {@code envEntry}: an entry of an environment map. */
+  private void leaf(SourceDocument doc, String path, String key, JsonNode value, EnvReferences env, List<Problem> out, boolean envEntry) {
     Problem.Location at = doc.locate(path);
-    JsonNode resolved = value;
-    if (value.isTextual() && !COMMAND.equals(path)) {
-      resolved = TextNode.valueOf(EnvReferences.resolve(value.asText(), path, at, env, out));
+    String secret = null;
+    if (envEntry && !value.isContainerNode()) {
+      String variable = value.isTextual() ? EnvReferences.whole(value.asText()) : null;
+      secret = variable != null && EnvReferences.looksSecret(variable) ? variable : EnvReferences.looksSecret(key) ? key : null;
     }
-    leaves.put(path, new Leaf(path, key, resolved, at));
+    JsonNode resolved = value;
+    if (secret == null && value.isTextual() && !COMMAND.equals(path)) {
+      resolved = TextNode.valueOf(env.resolve(value.asText(), path, at, out));
+    }
+    leaves.put(path, new Leaf(path, key, resolved, value, at, secret));
   }
 
   Leaf get(String path) {

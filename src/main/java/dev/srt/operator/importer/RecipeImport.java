@@ -15,25 +15,26 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * {@code srt-operator import}: srtctl recipes, one per arm, into one RouterComparison (and a
  * GpuCluster skeleton). The recipes must agree on everything outside routing ({@link Fairness});
- * every field is mapped, or reported as ignored with its reason; {@code $NAME}s are resolved from
- * the environment given.
+ * every field is mapped, or reported as ignored with its reason; {@code $NAME}s are resolved only
+ * from the variables given ({@link EnvReferences}), a secret only ever becomes a secretEnv
+ * reference; and what is written is validated as {@code validate} would, or nothing is.
  */
 public final class RecipeImport {
   static final String API_VERSION = "srt.dev/v1alpha1";
   /** The order the spec is written in: that of the examples and the config reference. */
   private static final List<String> SPEC_ORDER = List.of("clusterRef", "model", "resources", "backend", "dynamo", "observability",
-      "healthCheck", "workload", "arms");
+      "healthCheck", "workload", "secretEnv", "arms");
   private static final List<String> CLUSTER_ORDER = List.of("mode", "transport", "ssh", "workDir", "gpusPerNode", "gpuType", "python",
       "container", "infra", "slurm", "allowCustomWorkloads");
 
   /**
    * What an import produced. When {@link #refused()}, the YAML is null and {@link #problems()} says
-   * why; {@link #ignored()} and {@link #notes()} are to be shown either way.
+   * why; {@link #ignored()} and {@link #notes()} are to be shown either way. The cluster's YAML is
+   * null when it was not asked for.
    */
   public record Result(String comparisonYaml, String clusterYaml, List<Problem> problems, List<String> ignored, List<String> notes) {
     public boolean refused() {
@@ -43,27 +44,51 @@ public final class RecipeImport {
 
   private RecipeImport() {}
 
+  /** As {@link #run(List, String, Map, boolean)}, with the GpuCluster skeleton. */
+  public static Result run(List<Path> files, String name, Map<String, String> env) {
+    return run(files, name, env, true);
+  }
+
   /**
    * @param name the comparison's name, or null for the recipes' directory name
-   * @param env the environment {@code $NAME}s are resolved from
+   * @param env the variables given with --env, and their values: the only ones resolved
+   * @param withCluster whether the GpuCluster skeleton is written (and so validated, and the comparison against it)
    */
-  public static Result run(List<Path> files, String name, Map<String, String> env) {
-    Result r = map(files, name, env);
-    if (r.refused()) {
-      return r;
+  public static Result run(List<Path> files, String name, Map<String, String> env, boolean withCluster) {
+    EnvReferences refs = new EnvReferences(env);
+    Result r = map(files, name, refs);
+    if (!r.refused()) {
+      r = validated(r, withCluster);
     }
-    List<Problem> invalid = LoadedResources.parse("imported RouterComparison", r.comparisonYaml()).problems().stream()
-        .filter(Problem::isError).map(p -> Problem.error(p.path(), p.message() + " (in the imported RouterComparison)")).toList();
+    if (!withCluster) {
+      r = new Result(r.comparisonYaml(), null, r.problems(), r.ignored(), r.notes());
+    }
+    return Redaction.of(refs.resolved()).apply(r);
+  }
+
+  /**
+   * What is written, validated as {@code validate -f comparison.yaml [--cluster cluster.yaml]}
+   * would: every error refuses the import, named with the object it is in.
+   */
+  private static Result validated(Result r, boolean withCluster) {
+    String comparison = r.comparisonYaml();
+    String text = withCluster ? comparison + "---\n" + r.clusterYaml() : comparison;
+    long comparisonLines = comparison.lines().count();
+    List<Problem> invalid = LoadedResources.parse("imported", text).problems().stream().filter(Problem::isError)
+        .map(p -> Problem.error(p.path(), p.message() + (p.location() != null && p.location().line() > comparisonLines
+            ? " (in the imported GpuCluster)" : " (in the imported RouterComparison)"))).toList();
     return invalid.isEmpty() ? r : refused(invalid, r.ignored(), r.notes());
   }
 
-  /** The mapping alone, before the comparison is validated. */
-  static Result map(List<Path> files, String name, Map<String, String> env) {
-    Function<String, String> vars = env::get;
-    List<Problem> problems = new ArrayList<>();
+  /** The mapping alone, before what it writes is validated. */
+  static Result map(List<Path> files, String name, EnvReferences refs) {
+    List<Problem> problems = new ArrayList<>(refs.problems());
+    if (!problems.isEmpty()) {
+      return refused(problems, List.of(), List.of());
+    }
     List<Recipe> recipes = new ArrayList<>();
     for (Path f : files) {
-      Recipe r = Recipe.load(f, vars, problems);
+      Recipe r = Recipe.load(f, refs, problems);
       if (r != null) {
         recipes.add(r);
       }
@@ -84,7 +109,7 @@ public final class RecipeImport {
     first.leaves.values().stream().filter(l -> !Fairness.routing(l.path())).forEach(l -> SharedFields.map(l, d));
     Finish.healthCheck(first, d);
     Finish.kvEvents(first, d, disaggregated(d.spec));
-    Finish.workload(first, d, vars);
+    Finish.workload(first, d, refs);
     ArrayNode arms = Draft.NODES.arrayNode();
     List<Recipe> dynamoArms = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -99,7 +124,7 @@ public final class RecipeImport {
         dynamoArms.add(r);
         // srtctl gives the recipe's environment to Dynamo frontends too (not to other routers).
         first.under("environment").stream().filter(l -> SharedFields.passedOn(l.key()))
-            .forEach(l -> Draft.set(arm, "frontend.env", l.key(), com.fasterxml.jackson.databind.node.TextNode.valueOf(l.value().asText())));
+            .forEach(l -> d.env(arm, "frontend.env", l));
       }
       arms.add(arm);
     }
@@ -109,12 +134,29 @@ public final class RecipeImport {
     }
     String comparisonName = name != null ? name : defaultName(files);
     ObjectNode cluster = cluster(first, d, comparisonName);
+    secretEnv(d, comparisonName);
     ObjectNode spec = ordered(d.spec, SPEC_ORDER);
     spec.putObject("clusterRef").put("name", cluster.path("metadata").path("name").asText());
     spec.set("arms", arms);
     spec = ordered(spec, SPEC_ORDER);
     ObjectNode comparison = object("RouterComparison", comparisonName, spec);
     return new Result(yaml(comparison), yaml(cluster), d.problems, d.ignored(), d.notes);
+  }
+
+  /** The secret variables as spec.secretEnv, all keys of one Secret named after the comparison. */
+  private static void secretEnv(Draft d, String comparisonName) {
+    if (d.secretEnv.isEmpty()) {
+      return;
+    }
+    String secret = comparisonName + "-secrets";
+    ArrayNode list = d.spec.putArray("secretEnv");
+    d.secretEnv.forEach((variable, key) -> {
+      ObjectNode e = list.addObject();
+      e.put("name", variable);
+      e.putObject("secretKeyRef").put("name", secret).put("key", key);
+    });
+    d.notes.add("spec.secretEnv: create the Secret " + secret + " with the keys " + String.join(", ", new java.util.TreeSet<>(d.secretEnv.values()))
+        + " (kubectl create secret generic " + secret + " --from-literal=KEY=...), or give apply the values with --secret-env NAME");
   }
 
   private static Result refused(List<Problem> problems, List<String> ignored, List<String> notes) {
@@ -146,6 +188,9 @@ public final class RecipeImport {
     ObjectNode ssh = c.putObject("ssh");
     ssh.put("host", "gpu-host.example.internal");
     ssh.put("user", "bench");
+    String name = ArmFields.armName(c.path("gpuType").asText("gpu") + "-" + (direct ? "host" : "cluster"));
+    ssh.putObject("privateKeySecretRef").put("name", name + "-ssh").put("key", "id_ed25519");
+    ssh.putObject("knownHostsSecretRef").put("name", name + "-ssh").put("key", "known_hosts");
     c.put("workDir", "/scratch/srt-operator");
     c.put("python", "python3");
     if (c.has("container")) {
@@ -158,9 +203,9 @@ public final class RecipeImport {
     if (direct) {
       c.remove("slurm");
     }
-    d.notes.add("the GpuCluster skeleton's ssh (host, user, key) and workDir are placeholders: fill them in");
-    String gpu = c.path("gpuType").asText("gpu");
-    return object("GpuCluster", ArmFields.armName(gpu + "-" + (direct ? "host" : "cluster")), ordered(c, CLUSTER_ORDER));
+    d.notes.add("the GpuCluster skeleton's ssh (host, user, the Secret with its key and known hosts) and workDir are placeholders: "
+        + "fill them in");
+    return object("GpuCluster", name, ordered(c, CLUSTER_ORDER));
   }
 
   private static ObjectNode object(String kind, String name, ObjectNode spec) {

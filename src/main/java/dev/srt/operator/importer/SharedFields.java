@@ -118,7 +118,7 @@ final class SharedFields {
         default -> Draft.set(d.spec, "backend." + ARGS_OF_MODE.get(flag.group(1)), l.key(), l.value());
       }
     } else if (ENGINE_ENV.matcher(p).matches()) {
-      Draft.set(d.spec, "backend.env", l.key(), TextNode.valueOf(l.value().asText()));
+      d.env(d.spec, "backend.env", l);
     } else if (!p.startsWith("backend.kv_events_config")) { // Finish: it depends on the topology
       d.ignore(l, "not an srtctl SGLang backend field the importer knows");
     }
@@ -132,7 +132,9 @@ final class SharedFields {
   private static void environment(Recipe.Leaf l, Draft d) {
     String name = l.key();
     String infra = INFRA_PORTS.get(name);
-    if (infra != null) {
+    if (l.secret() != null && !passedOn(name)) {
+      d.error(l, "configures srtctl itself: it must be a plain value, not a secret");
+    } else if (infra != null) {
       try {
         Draft.set(d.cluster, "infra", infra, IntNode.valueOf(Integer.parseInt(l.value().asText().trim())));
       } catch (NumberFormatException e) {
@@ -145,8 +147,8 @@ final class SharedFields {
           + "(a sgl-router arm builds the router from its frontend.source)");
     } else {
       // srtctl gives the recipe's environment to workers, Dynamo frontends and the benchmark.
-      Draft.set(d.spec, "backend.env", name, TextNode.valueOf(l.value().asText()));
-      Draft.set(d.spec, "workload.env", name, TextNode.valueOf(l.value().asText()));
+      d.env(d.spec, "backend.env", l);
+      d.env(d.spec, "workload.env", l);
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.ConditionReason;
+import dev.srt.operator.config.Echo;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
@@ -27,7 +28,8 @@ public final class Conditions {
     }
     existing.setStatus(status);
     existing.setReason(reason.name());
-    existing.setMessage(message == null ? "" : message);
+    // A message may carry what a run or a host said: escaped, so that kubectl shows it as one line of text.
+    existing.setMessage(message == null ? "" : Echo.escape(message));
     existing.setObservedGeneration(generation);
   }
 

@@ -1,5 +1,6 @@
 package dev.srt.operator.reconcile;
 
+import dev.srt.operator.config.Echo;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -49,7 +50,8 @@ public class EventRecorder {
 
   public void record(HasMetadata object, EventReason reason, String subject, String text) {
     // kubectl shows an Event on one line; events.k8s.io caps a note at 1 KiB.
-    String message = text != null && text.length() > MAX_MESSAGE ? text.substring(0, MAX_MESSAGE - 3) + "..." : text;
+    String escaped = Echo.escape(text);
+    String message = escaped != null && escaped.length() > MAX_MESSAGE ? escaped.substring(0, MAX_MESSAGE - 3) + "..." : escaped;
     String ns = object.getMetadata().getNamespace();
     String name = name(object, reason, subject);
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();

@@ -10,10 +10,14 @@ public final class DirectScript {
   private DirectScript() {}
 
   public static String render(RunPlan plan) {
-    return "#!/usr/bin/env bash\n"
-        + header(plan)
-        // The run directory is where the script was written (SRT_RUN_DIR overrides).
-        + ScriptBody.render(plan, "\"${SRT_RUN_DIR:-$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)}\"");
+    return write(plan, ScriptText.bounded()).toString();
+  }
+
+  static ScriptText write(RunPlan plan, ScriptText out) {
+    out.append("#!/usr/bin/env bash\n").append(header(plan));
+    // The run directory is where the script was written (SRT_RUN_DIR overrides).
+    ScriptBody.render(plan, "\"${SRT_RUN_DIR:-$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)}\"", out);
+    return out;
   }
 
   static String header(RunPlan plan) {

@@ -28,19 +28,21 @@ final class ScriptBody {
   private final RunPlan plan;
   private final Launcher launcher;
   private final Words words;
-  private final StringBuilder out = new StringBuilder();
+  private final ScriptText out;
 
-  private ScriptBody(RunPlan plan) {
+  private ScriptBody(RunPlan plan, ScriptText out) {
     this.plan = plan;
+    this.out = out;
     this.launcher = Launcher.of(plan);
     this.words = new Words(plan.mode() == Mode.SLURM);
   }
 
-  static String render(RunPlan plan, String runDirExpression) {
-    return new ScriptBody(plan).write(runDirExpression);
+  /** Writes the body to {@code out}, which refuses it beyond its bound. */
+  static void render(RunPlan plan, String runDirExpression, ScriptText out) {
+    new ScriptBody(plan, out).write(runDirExpression);
   }
 
-  private String write(String runDirExpression) {
+  private void write(String runDirExpression) {
     line("set -Eeuo pipefail");
     line("# Job control: every background process gets its own process group, so it can be stopped whole.");
     line("set -m");
@@ -98,7 +100,6 @@ final class ScriptBody {
     processes();
     gates();
     benchmark();
-    return out.toString();
   }
 
   /**

@@ -13,6 +13,23 @@ public final class Scripts {
     };
   }
 
+  /**
+   * The size of the plan's script in bytes, counted as it is rendered without keeping it; {@code
+   * limit + 1} once it is beyond {@code limit} (counting stops there).
+   */
+  public static long bytes(RunPlan plan, long limit) {
+    ScriptText counter = ScriptText.counting(limit);
+    try {
+      switch (plan.mode()) {
+        case SLURM -> SlurmScript.write(plan, counter);
+        case DIRECT -> DirectScript.write(plan, counter);
+      }
+    } catch (ScriptText.TooLarge e) {
+      return limit + 1;
+    }
+    return counter.bytes();
+  }
+
   public static String fileName(RunPlan plan) {
     return switch (plan.mode()) {
       case SLURM -> SlurmScript.FILE_NAME;

@@ -14,8 +14,12 @@ public final class SlurmScript {
   private SlurmScript() {}
 
   public static String render(RunPlan plan) {
+    return write(plan, ScriptText.bounded()).toString();
+  }
+
+  static ScriptText write(RunPlan plan, ScriptText out) {
     RunPlan.SlurmPlan s = plan.slurm();
-    StringBuilder out = new StringBuilder("#!/bin/bash\n");
+    out.append("#!/bin/bash\n");
     directive(out, "job-name", "srt-" + plan.comparison() + "-" + plan.arm());
     directive(out, "nodes", String.valueOf(s.nodes()));
     directive(out, "ntasks-per-node", "1");
@@ -34,8 +38,8 @@ public final class SlurmScript {
     s.directives().forEach((k, v) -> directive(out, k, v));
     out.append(DirectScript.header(plan));
     // sbatch runs a copy of the script; the run directory is the job's working directory.
-    out.append(ScriptBody.render(plan, "\"${SRT_RUN_DIR:-$PWD}\""));
-    return out.toString();
+    ScriptBody.render(plan, "\"${SRT_RUN_DIR:-$PWD}\"", out);
+    return out;
   }
 
   /**
@@ -43,7 +47,7 @@ public final class SlurmScript {
    * (config/ShellSafetyRules); a value that is not is refused here too rather than written as
    * more than one option.
    */
-  private static void directive(StringBuilder out, String key, String value) {
+  private static void directive(ScriptText out, String key, String value) {
     if (UNSAFE_IN_DIRECTIVE.matcher(key).find() || (value != null && UNSAFE_IN_DIRECTIVE.matcher(value).find())) {
       throw new IllegalArgumentException("#SBATCH --" + key + ": the value must be one word without quotes, '\\' or '#' (validate the cluster first)");
     }

@@ -1,5 +1,6 @@
 package dev.srt.operator.report;
 
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.verdict.ComparisonReport;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -151,7 +152,7 @@ public final class MarkdownReport {
     while (value.contains(fence)) {
       fence += "`";
     }
-    String body = value.replace("|", "\\|").replace("\r", " ").replace("\n", " ");
+    String body = Echo.escape(value.replace("\r", " ").replace("\n", " ")).replace("|", "\\|");
     String pad = body.startsWith("`") || body.endsWith("`") ? " " : "";
     return fence + pad + body + pad + fence;
   }
@@ -165,7 +166,8 @@ public final class MarkdownReport {
       return "";
     }
     StringBuilder b = new StringBuilder();
-    for (char c : value.toCharArray()) {
+    // Control characters (ESC, BEL, ...) become \\uXXXX text: the Markdown is printed to terminals too.
+    for (char c : Echo.escape(value.replace('\r', ' ').replace('\n', ' ')).toCharArray()) {
       switch (c) {
         case '|' -> b.append("\\|");
         case '\n', '\r' -> b.append(' ');

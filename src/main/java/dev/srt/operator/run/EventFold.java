@@ -5,6 +5,7 @@ import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
 import dev.srt.operator.api.RouterStatus;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
@@ -191,7 +192,7 @@ final class EventFold {
           s.resultFiles.add(file);
         }
       }
-      case FAILED -> s.message = e.text("reason") + ": " + e.text("message");
+      case FAILED -> s.message = Echo.escape(e.text("reason") + ": " + e.text("message")); // the run's text, shown by kubectl
       case FINISHED -> {
         String status = String.valueOf(e.text("status"));
         s.phase = switch (status) {

@@ -29,6 +29,11 @@ class ValidateCommandTest {
   }
 
   static Run run(String... args) {
+    return capture(() -> Main.run(args));
+  }
+
+  /** What {@code command} prints to stdout and stderr, and the exit code it returns. */
+  static Run capture(java.util.function.IntSupplier command) {
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
@@ -37,7 +42,7 @@ class ValidateCommandTest {
     try {
       System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
       System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      code = Main.run(args);
+      code = command.getAsInt();
     } finally {
       System.setOut(out);
       System.setErr(err);

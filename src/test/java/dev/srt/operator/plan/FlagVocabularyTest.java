@@ -80,17 +80,30 @@ class FlagVocabularyTest {
   }
 
   @Test
-  void anUnknownUserFlagIsAWarningNotAnError() {
+  void anUnknownUserFlagIsAnError() {
     String yaml = Examples.exampleYaml().replace("page-size: 64", "page-size: 64, pagesize: 64");
     List<Problem> problems = LoadedResources.parse("typo.yaml", yaml).problems();
-    assertThat(problems).noneMatch(Problem::isError);
-    assertThat(problems).anySatisfy(p -> {
-      assertThat(p.isError()).isFalse();
+    assertThat(problems).filteredOn(Problem::isError).singleElement().satisfies(p -> {
       assertThat(p.path()).isEqualTo("spec.backend.args.pagesize");
-      assertThat(p.message()).contains("--pagesize is not a known flag of sglang-launch-server");
+      assertThat(p.message()).startsWith("--pagesize is not a flag of sglang-launch-server: check the spelling; a flag of another "
+          + "version of the program needs a line in srt-operator's flag vocabulary");
     });
-    // ... and it is still passed through.
-    assertThat(Planner.plan(Examples.parse(yaml).comparisons().get(0), null, "sgl-router", Mode.DIRECT)
-        .process("worker-0").argv()).contains("--pagesize");
+  }
+
+  @Test
+  void anAbbreviationIsReadAsTheProgramsParserReadsIt() {
+    // argparse: a unique prefix is that flag (a warning: write it in full), several are refused; clap: whole names only.
+    assertThat(FlagVocabulary.match(FlagVocabulary.SGLANG_SERVER, "--mem-fraction-stat"))
+        .isEqualTo(new FlagVocabulary.Match("--mem-fraction-static", FlagVocabulary.Match.Kind.ABBREVIATION, java.util.Set.of("--mem-fraction-static")));
+    assertThat(FlagVocabulary.match(FlagVocabulary.SGLANG_SERVER, "--enable").kind()).isEqualTo(FlagVocabulary.Match.Kind.AMBIGUOUS);
+    assertThat(FlagVocabulary.match(FlagVocabulary.SGLANG_SERVER, "--model").option()).isEqualTo("--model-path");
+    assertThat(FlagVocabulary.match(FlagVocabulary.SGL_ROUTER, "--polic").kind()).isEqualTo(FlagVocabulary.Match.Kind.UNKNOWN);
+    assertThat(FlagVocabulary.match(FlagVocabulary.SGL_ROUTER, "--policy").kind()).isEqualTo(FlagVocabulary.Match.Kind.EXACT);
+    String yaml = Examples.exampleYaml().replace("page-size: 64", "page-size: 64, mem-fraction-stat: 0.8");
+    assertThat(LoadedResources.parse("abbrev.yaml", yaml).problems()).singleElement().satisfies(p -> {
+      assertThat(p.isError()).isFalse();
+      assertThat(p.path()).isEqualTo("spec.backend.args.mem-fraction-stat");
+      assertThat(p.message()).startsWith("--mem-fraction-stat abbreviates --mem-fraction-static of sglang-launch-server: write it in full");
+    });
   }
 }

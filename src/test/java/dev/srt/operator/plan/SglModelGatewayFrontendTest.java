@@ -120,12 +120,19 @@ class SglModelGatewayFrontendTest {
           assertThat(p.path()).isEqualTo("spec.arms[0].frontend.source");
           assertThat(p.message()).startsWith("only for frontend.type: sgl-router");
         });
-    // A flag outside its vocabulary is a warning, passed through.
+    // A flag outside its vocabulary is an error; an abbreviation (argparse expands it) is a warning, and refused for a managed flag.
     List<Problem> typo = problems(gatewayArgs("{polcy: random}"), "");
     assertThat(typo).singleElement().satisfies(p -> {
-      assertThat(p.isError()).isFalse();
-      assertThat(p.message()).startsWith("--polcy is not a known flag of sglang-router-launch-router");
+      assertThat(p.isError()).isTrue();
+      assertThat(p.message()).startsWith("--polcy is not a flag of sglang-router-launch-router");
     });
+    assertThat(problems(gatewayArgs("{prometheus-p: 9090}"), "")).singleElement().satisfies(p -> {
+      assertThat(p.isError()).isTrue();
+      assertThat(p.message()).startsWith("--prometheus-p abbreviates --prometheus-port (argparse takes an unambiguous prefix), "
+          + "is set by srt-operator for the Model Gateway");
+    });
+    assertThat(errors(gatewayArgs("{pd-dis: true}"), "")).extracting(Problem::message)
+        .contains("--pd-dis would replace the static --worker-urls pool that srt-operator plans from spec.resources");
   }
 
   @Test

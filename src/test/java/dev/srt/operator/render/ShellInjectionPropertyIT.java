@@ -110,6 +110,10 @@ class ShellInjectionPropertyIT {
       "-",
       "--",
       "-o");
+  /** For the keys and values of sbatchDirectives and srunOptions (issue 23, hole 6). */
+  static final List<String> SLURM_PAYLOADS = List.of("output", "outp", "error", "export", "exp", "export-file", "chdir", "ch",
+      "job-name", "input", "prolog", "task-prolog", "bcast", "wrap", "container-mounts", "get-user-env",
+      "ALL,BASH_ENV=%M", "ALL,LD_PRELOAD=%M", "X=1,PS4=$(touch %M)", "../%M", "%M/../../x", "NONE", "/home/bench/.bashrc");
   /** Random strings of quoting-relevant characters (seeded), each with a command after it. */
   private static final String ALPHABET = "ab Z09'\"$()`;\n\t*?[]\\!{}|&<>#~=%^,.:/-_é漢🙂";
 
@@ -125,6 +129,10 @@ class ShellInjectionPropertyIT {
     }
   }
 
+  /**
+   * Every string of every spec, plus (issue 23) the managed Slurm option names, their prefixes and
+   * environment and path values in the Slurm options: rejected at the field, or run clean.
+   */
   @Test
   void noPayloadInAnyStringRunsAnUndeclaredCommand() throws Exception {
     long started = System.nanoTime();
@@ -163,6 +171,15 @@ class ShellInjectionPropertyIT {
         }
         for (SpecSlots.Slot s : clusterSlots.values()) {
           mutations.add(new Mutation(mutations.size(), v, s, true, payload, random.nextBoolean()));
+        }
+      }
+      // The Slurm options also get the option names srt-operator manages (and their prefixes, which
+      // getopt expands), environment assignments and paths out of the run: as keys and as values.
+      for (String payload : SLURM_PAYLOADS) {
+        for (SpecSlots.Slot s : clusterSlots.values()) {
+          if (s.path().startsWith("spec.slurm.sbatchDirectives") || s.path().startsWith("spec.slurm.srunOptions")) {
+            mutations.add(new Mutation(mutations.size(), v, s, true, payload, false));
+          }
         }
       }
     }
@@ -626,7 +643,7 @@ class ShellInjectionPropertyIT {
             frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, args: {policy: cache_aware}, env: {FUZZ_ROUTER: plain}}
           - name: kv
             frontend: {type: dynamo, args: {router-mode: kv}, env: {FUZZ_FRONTEND: plain}}
-            dynamo: {sidecar: {enabled: true, args: [--log-level, info]}}
+            dynamo: {sidecar: {enabled: true, args: [--grpc-connections, "2"]}}
           - name: policy
             frontend: {type: dynamo, args: {router-mode: kv}}
             dynamo:

@@ -50,7 +50,8 @@ public final class DynamoFrontend implements Frontend {
   /** The Dynamo frontend's flags and what it needs of the spec: a Dynamo install, no router binary. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    out.addAll(FlagVocabulary.check(FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args));
+    FlagVocabulary.check(out, FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS,
+        "for the Dynamo frontend");
     if (f.binary != null || f.source != null) {
       out.add(Problem.error(p + (f.binary != null ? ".binary" : ".source"),
           "only for frontend.type: sgl-router; the Dynamo frontend comes from spec.dynamo"));
@@ -58,7 +59,6 @@ public final class DynamoFrontend implements Frontend {
     if (spec.dynamo == null) {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
-    Rules.managed(out, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS, "for the Dynamo frontend");
     // KV mode without events (--no-router-kv-events) is Dynamo's approximate mode: it needs none.
     if ("kv".equals(Flags.get(f.args, "router-mode")) && !"false".equals(Flags.get(f.args, "router-kv-events"))
         && !Flags.has(f.args, "no-router-kv-events")) {

@@ -67,16 +67,16 @@ public final class SglModelGatewayFrontend implements Frontend {
   /** Its flags, the static pool it routes, and a policy it has. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    out.addAll(FlagVocabulary.check(FLAGS, p + ".args", f.args));
+    FlagVocabulary.check(out, FLAGS, p + ".args", f.args, MANAGED_ARGS, "for the Model Gateway");
     StaticWorkerPool.requireAggregatedSglang(out, p, TYPE, spec, disaggregated,
         "srt-operator plans it over the topology's --worker-urls, not its --pd-disaggregation form");
     if (f.binary != null || f.source != null) {
       out.add(Problem.error(p + (f.binary != null ? ".binary" : ".source"),
           "only for frontend.type: sgl-router; the Model Gateway runs as python3 -m " + MODULE + " from the cluster's Python"));
     }
-    Rules.managed(out, p + ".args", f.args, MANAGED_ARGS, "for the Model Gateway");
     if (f.args != null) {
-      f.args.keySet().stream().filter(k -> OTHER_DISCOVERY.contains(Flags.normalize(k))).forEach(k -> out.add(Problem.error(
+      f.args.keySet().stream().filter(k -> OTHER_DISCOVERY.contains(Flags.normalize(k))
+              || OTHER_DISCOVERY.contains(String.valueOf(FlagVocabulary.option(FLAGS, k)))).forEach(k -> out.add(Problem.error(
           FieldPath.field(p + ".args", k), "--" + Flags.normalize(k) + " would replace the static --worker-urls pool that srt-operator "
               + "plans from spec.resources")));
     }

@@ -55,7 +55,7 @@ public final class SglRouterFrontend implements Frontend {
   /** The MANAGED flags, the router binary or source, and what sgl-router needs of the spec. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    out.addAll(FlagVocabulary.check(FlagVocabulary.SGL_ROUTER, p + ".args", f.args));
+    FlagVocabulary.check(out, FlagVocabulary.SGL_ROUTER, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
     StaticWorkerPool.requireAggregatedSglang(out, p, TYPE, spec, disaggregated,
         "its static --worker-urls discovery has no prefill/decode split");
     if (f.binary != null && f.source != null) {
@@ -66,7 +66,6 @@ public final class SglRouterFrontend implements Frontend {
       out.add(Problem.error(p + ".binary", "must not contain '='"));
     }
     Rules.requireAbsolute(out, p + ".source", f.source, false);
-    Rules.managed(out, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
     policy(out, p + ".args", f.args, spec);
   }
 

@@ -1,0 +1,63 @@
+package dev.srt.operator.config;
+
+import dev.srt.operator.api.ArmSpec;
+import dev.srt.operator.api.RouterComparisonSpec;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules of {@code spec.arms}: their names, each arm's router ({@link FrontendRules}) and Dynamo
+ * use ({@link DynamoRules}), and what a direct host needs of a router.
+ */
+final class ArmRules {
+  private ArmRules() {}
+
+  static void check(List<Problem> out, RouterComparisonSpec spec, boolean disaggregated) {
+    if (spec.arms == null || spec.arms.isEmpty()) {
+      out.add(Problem.error("spec.arms", "needs at least one arm"));
+      return;
+    }
+    if (spec.arms.size() > 8) {
+      out.add(Problem.error("spec.arms", "at most 8 arms (they run one after another on the same GPUs); found " + spec.arms.size()));
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < spec.arms.size(); i++) {
+      String p = "spec.arms[" + i + "]";
+      ArmSpec arm = spec.arms.get(i);
+      if (arm == null) {
+        out.add(Problem.error(p, "is empty"));
+        continue;
+      }
+      if (Rules.blank(arm.name)) {
+        out.add(Problem.error(p + ".name", "is required"));
+      } else if (!Rules.DNS_LABEL.matcher(arm.name).matches() || arm.name.length() > 63) {
+        out.add(Problem.error(p + ".name", "must be a DNS label: lower-case letters, digits and '-', at most 63 characters"));
+      } else if (!seen.add(arm.name)) {
+        out.add(Problem.error(p + ".name", "duplicate arm name " + Echo.value(arm.name)));
+      }
+      FrontendRules.checkArm(out, p + ".frontend", arm.frontend, spec, disaggregated);
+      DynamoRules.arm(out, p, arm, arm.frontend == null ? null : arm.frontend.type, spec, disaggregated);
+    }
+  }
+
+  /**
+   * On a direct host the router is built in the run from the source the workers run, never taken
+   * prebuilt: an opaque binary's build (its SGLang revision, its Dynamo crates) is not part of what
+   * the comparison declares, so two runs of one spec could compare different routers.
+   */
+  static void directHostRouters(List<Problem> out, RouterComparisonSpec spec) {
+    if (spec.arms == null) {
+      return;
+    }
+    for (int i = 0; i < spec.arms.size(); i++) {
+      ArmSpec arm = spec.arms.get(i);
+      // A Dynamo arm with a binary is already an error of its own (the frontend comes from spec.dynamo).
+      if (arm != null && arm.frontend != null && arm.frontend.binary != null && !"dynamo".equals(arm.frontend.type)) {
+        out.add(Problem.error("spec.arms[" + i + "].frontend.binary", "a direct host builds the router from source in the run, "
+            + "so that the comparison declares what it runs: drop frontend.binary and set frontend.source "
+            + "(a prebuilt router is for mode: slurm only)"));
+      }
+    }
+  }
+}
