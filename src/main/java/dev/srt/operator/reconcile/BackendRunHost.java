@@ -97,7 +97,7 @@ public final class BackendRunHost implements RunHost {
       throw e;
     } finally {
       sample.stop(Timer.builder("srt_host_exec_seconds").description("Remote executions on GPU hosts")
-          .tag("operation", operation).tag("outcome", outcome).register(metrics));
+          .serviceLevelObjectives(HostExecBuckets.BOUNDS).tag("operation", operation).tag("outcome", outcome).register(metrics));
     }
   }
 }

@@ -285,7 +285,14 @@ class ManifestsTest {
     assertThat(kinds(docs.get("role.yaml"))).containsExactly("Role", "RoleBinding");
     assertThat(kinds(docs.get("leader-election-role.yaml"))).containsExactly("Role", "RoleBinding");
     assertThat(docs.keySet()).containsExactlyInAnyOrder("serviceaccount.yaml", "clusterrole.yaml", "role.yaml",
-        "leader-election-role.yaml", "deployment.yaml");
+        "leader-election-role.yaml", "deployment.yaml", "metrics-service.yaml", "servicemonitor.yaml", "podmonitor.yaml",
+        "prometheusrule.yaml", "dashboard-configmap.yaml");
+    // the monitoring bundle (manifests/monitoring; MonitoringBundleTest)
+    assertThat(kinds(docs.get("metrics-service.yaml"))).containsExactly("Service");
+    assertThat(kinds(docs.get("servicemonitor.yaml"))).containsExactly("ServiceMonitor");
+    assertThat(kinds(docs.get("podmonitor.yaml"))).containsExactly("PodMonitor");
+    assertThat(kinds(docs.get("prometheusrule.yaml"))).containsExactly("PrometheusRule");
+    assertThat(kinds(docs.get("dashboard-configmap.yaml"))).containsExactly("ConfigMap");
     assertThat(kinds(docs.get("deployment.yaml"))).containsExactly("Deployment");
     for (List<JsonNode> list : docs.values()) {
       for (JsonNode d : list) {
