@@ -30,7 +30,7 @@ final class ReconcileMetrics implements Metrics {
     this.josdk = josdk;
     this.registry = registry;
     for (String kind : KINDS) {
-      registry.counter(RECONCILES, "kind", kind);
+      Counter.builder(RECONCILES).description("Reconciles started, by kind").tag("kind", kind).register(registry);
       errors(kind);
     }
   }

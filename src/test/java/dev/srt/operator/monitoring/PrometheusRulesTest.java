@@ -3,13 +3,10 @@ package dev.srt.operator.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.srt.operator.testinfra.TestHosts;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,8 +24,7 @@ class PrometheusRulesTest {
   @TempDir Path dir;
 
   static String promtool(String... args) throws Exception {
-    boolean installed = Arrays.stream(System.getenv("PATH").split(File.pathSeparator)).anyMatch(d -> Files.isExecutable(Path.of(d, "promtool")));
-    TestHosts.require(installed ? null : "promtool is not installed", "apt-get install prometheus (.ci/install-deps.sh installs it)");
+    MetricsScrape.requirePromtool();
     List<String> argv = new ArrayList<>(List.of("promtool"));
     argv.addAll(List.of(args));
     Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
