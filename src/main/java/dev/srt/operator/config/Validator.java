@@ -2,6 +2,7 @@ package dev.srt.operator.config;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -13,7 +14,6 @@ import java.util.Set;
  * some need both resources (does the topology fit the cluster?).
  */
 public final class Validator {
-  public static final Set<String> WORKLOAD_TOOLS = Set.of("bench-serving", "aiperf", "custom");
   /**
    * sglang.launch_server flags srt-operator sets itself; the disaggregation mode and bootstrap port
    * come from the prefill/decode topology.
@@ -43,12 +43,16 @@ public final class Validator {
    * "direct") instead of the cluster's own mode when it is not null.
    */
   public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, String mode) {
-    return ComparisonRules.check(rc, cluster, mode);
+    List<Problem> out = new ArrayList<>(rc.getSpec() == null ? List.of() : OneOfRules.check(rc.getSpec(), "spec"));
+    out.addAll(ComparisonRules.check(rc, cluster, mode));
+    return out;
   }
 
   /** Rules of a cluster. */
   public static List<Problem> validate(GpuCluster cluster) {
-    return ClusterRules.check(cluster);
+    List<Problem> out = new ArrayList<>(cluster.getSpec() == null ? List.of() : OneOfRules.check(cluster.getSpec(), "spec"));
+    out.addAll(ClusterRules.check(cluster));
+    return out;
   }
 
   /** GPUs per node of the cluster, or the documented default when no cluster is known. */
