@@ -13,8 +13,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "diff", description = {
-    "Shows what differs between the arms: the fields that express the difference, and which rendered parts",
-    "(worker commands, router command, builds, gates, benchmark) are identical across arms."})
+    "Shows what differs between the arms.",
+    "It lists the fields that express the difference, and which rendered parts (worker commands, router command,",
+    "builds, gates, benchmark) are identical across arms."})
 public final class DiffCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;

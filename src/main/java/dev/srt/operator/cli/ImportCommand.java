@@ -11,15 +11,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(mixinStandardHelpOptions = true, name = "import", description = {
-    "Reads srtctl recipes, one per arm, and writes one RouterComparison (to stdout without -o).",
-    "The recipes must agree on everything but routing (name, frontend, dynamo): any other difference refuses the import,",
+    "Reads srtctl recipes, one per arm, and writes one RouterComparison.",
+    "It goes to --out-file FILE, or to stdout. The recipes must agree on everything but routing (name, frontend, dynamo):",
+    "any other difference refuses the import,",
     "listing each field with its values and FILE:LINE. $NAME and ${NAME} are resolved from this environment.",
     "Fields that are not carried over are listed on stderr with the reason; see docs/import.md."})
 public final class ImportCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "RECIPE", description = "srtctl recipe YAML, one per arm, in arm order.")
   List<Path> recipes;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the RouterComparison here instead of stdout.")
+  @Option(names = "--out-file", paramLabel = "FILE", description = "Write the RouterComparison here instead of stdout.")
   Path output;
 
   @Option(names = "--name", paramLabel = "NAME", description = "The comparison's name. Default: the recipes' directory name.")

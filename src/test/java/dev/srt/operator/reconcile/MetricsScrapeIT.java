@@ -40,7 +40,9 @@ class MetricsScrapeIT {
     try (InJvmOperator op = new InJvmOperator(ssh, registry)) {
       // The engines take 3 s to become healthy, so the arm is Starting for a few polls.
       op.apply(ssh, TestHosts.slurmPartition(), Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "3000"),
-          InJvmOperator.comparison("metrics", "10m", InJvmOperator.sglRouterArm("sgl-router", "round_robin")));
+          // the engines' /metrics scraped around the benchmark give the cache hit and request spread gauges
+          InJvmOperator.comparison("metrics", "10m", InJvmOperator.sglRouterArm("sgl-router", "round_robin"))
+              .replace("\n  arms:\n", "\n  observability: {enabled: true}\n  arms:\n"));
       String starting = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
           .until(scrape::text, text -> text.contains("srt_arm_start_deadline_timestamp_seconds{"));
       await().atMost(Duration.ofSeconds(120)).until(() -> {
