@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,7 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
+import dev.srt.operator.testinfra.Kustomize;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MonitoringBundleTest {
   private static final Path BASE = Path.of("manifests");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   @TempDir Path dir;
 
@@ -133,17 +129,7 @@ class MonitoringBundleTest {
       k.append("- ").append(overlay.toAbsolutePath().relativize(MonitoringBundle.COMPONENT.resolve(c).toAbsolutePath().normalize())).append('\n');
     }
     Files.writeString(overlay.resolve("kustomization.yaml"), k.toString());
-    Process p = new ProcessBuilder("kubectl", "kustomize", overlay.toString()).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("kubectl kustomize: %s", err).isZero();
-    Map<String, JsonNode> byKindName = new LinkedHashMap<>();
-    try (var parser = YAML.getFactory().createParser(out)) {
-      YAML.readValues(parser, JsonNode.class).forEachRemaining(d ->
-          byKindName.put(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText(), d));
-    }
-    return byKindName;
+    return Kustomize.build(overlay);
   }
 
   @Test
