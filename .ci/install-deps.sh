@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the system packages the real-sshd / real-Slurm tests and the headless-browser check of the
-# HTML report (ReportChromiumIT) need (Debian 12).
+# HTML report (ReportChromiumIT) need, and promtool (Debian's prometheus package) for the monitoring
+# bundle's rules and scrape checks (PrometheusRulesTest, MetricsScrapeIT) (Debian 12).
 # Idempotent: does nothing (and does not touch apt) when everything is already installed.
 set -euo pipefail
 
@@ -8,7 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 
-packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq iproute2 chromium fonts-dejavu-core)
+packages=(openssh-server openssh-client slurm-wlm munge shellcheck jq iproute2 chromium fonts-dejavu-core prometheus)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -9,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.type) || self.type == 'sglang'", message = "supported backend types: sglang", fieldPath = ".type")
 /*
  * args has no type (x-kubernetes-preserve-unknown-fields), so CEL on the API server cannot see it
  * ("self.args" does not compile there); the managed-flag rule for args stays in Validator.
@@ -17,6 +17,8 @@ import java.util.Map;
 public class BackendSpec {
   /** Inference engine. Default and only value: sglang (python -m sglang.launch_server). */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(BackendType.class)
+  @Default("sglang")
   public String type;
 
   /**

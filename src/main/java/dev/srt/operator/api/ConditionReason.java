@@ -61,6 +61,10 @@ public enum ConditionReason {
   /** Arms have runs still to make. */
   ArmsRemaining,
 
+  // Failed
+  /** No arm has failed, or the comparison has not finished. */
+  NoArmFailed,
+
   // Degraded
   /** Nothing is wrong. */
   AsExpected,

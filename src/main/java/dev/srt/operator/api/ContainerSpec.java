@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -7,11 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.runtime) || self.runtime in ['none', 'pyxis', 'docker']", message = "must be none, pyxis or docker", fieldPath = ".runtime")
 @ValidationRule(value = "!has(self.runtime) || self.runtime == 'none' || has(self.image)", message = "a container runtime needs image", fieldPath = ".image")
 public class ContainerSpec {
   /** none (default), pyxis (srun --container-image) or docker (docker run on a direct host). */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(ContainerRuntime.class)
+  @Default("none")
   public String runtime;
 
   /** Container image, e.g. lmsysorg/sglang:dev. */

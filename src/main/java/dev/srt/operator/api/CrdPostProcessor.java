@@ -21,9 +21,11 @@ import java.util.Map;
 
 /**
  * A build step after Fabric8's CRD generator (args: the generator's output directory and the api
- * sources). It makes each field's Javadoc the description of its schema property, and puts the
- * printer columns in the order their annotations are declared (the generator sorts them by JSON
- * path; {@code kubectl get} shows them in CRD order). Nothing else is changed.
+ * sources). It makes the resource class's Javadoc the description of the whole schema and each
+ * field's Javadoc the description of its schema property, writes the closed set of each field that
+ * declares one ({@link OneOf}) as its {@code enum}, and puts the printer columns in the order their
+ * annotations are declared (the generator sorts them by JSON path; {@code kubectl get} shows them
+ * in CRD order). Nothing else is changed.
  */
 public final class CrdPostProcessor {
   private record Kind(Class<?> resource, Class<?> spec, Class<?> status) {}
@@ -47,6 +49,9 @@ public final class CrdPostProcessor {
         }
         for (JsonNode version : crd.path("spec").path("versions")) {
           orderColumns(kind.resource(), (ObjectNode) version);
+          if (version.path("schema").get("openAPIV3Schema") instanceof ObjectNode schema && docs.ofClass(kind.resource()) != null) {
+            describeFirst(schema, docs.ofClass(kind.resource()));
+          }
           JsonNode root = version.path("schema").path("openAPIV3Schema").path("properties");
           describe(docs, root.path("spec"), kind.spec(), kind.resource(), "spec");
           describe(docs, root.path("status"), kind.status(), kind.resource(), "status");
@@ -64,14 +69,31 @@ public final class CrdPostProcessor {
     }
     String doc = docs.of(owner, property);
     if (doc != null) {
-      // Description first, where the generator puts it.
-      ObjectNode rest = node.deepCopy();
-      rest.remove("description");
-      node.removeAll();
-      node.put("description", doc);
-      node.setAll(rest);
+      describeFirst(node, doc);
     }
+    closedSet(node, owner, property);
     describeInside(docs, node, type);
+  }
+
+  /** Sets the description, first, where the generator puts it. */
+  private static void describeFirst(ObjectNode node, String doc) {
+    ObjectNode rest = node.deepCopy();
+    rest.remove("description");
+    node.removeAll();
+    node.put("description", doc);
+    node.setAll(rest);
+  }
+
+  /** The {@code enum} of a string property (or of a list's items) whose field declares {@link OneOf}. */
+  private static void closedSet(ObjectNode node, Class<?> owner, String property) {
+    Field field = field(owner, property);
+    OneOf oneOf = field == null ? null : field.getAnnotation(OneOf.class);
+    if (oneOf == null) {
+      return;
+    }
+    ObjectNode target = "array".equals(node.path("type").asText()) ? (ObjectNode) node.get("items") : node;
+    ArrayNode values = target.putArray("enum");
+    Vocabulary.values(oneOf.value()).forEach(values::add);
   }
 
   private static void describeInside(FieldDocs docs, ObjectNode node, Type type) {
@@ -94,14 +116,23 @@ public final class CrdPostProcessor {
 
   /** The declared type of the field behind a property, or the type its @SchemaFrom names. */
   private static Type fieldType(Class<?> c, String property) {
+    Field f = field(c, property);
+    if (f == null) {
+      return Object.class;
+    }
+    SchemaFrom from = f.getAnnotation(SchemaFrom.class);
+    return from != null ? from.type() : f.getGenericType();
+  }
+
+  /** The public field behind a property, or null. */
+  private static Field field(Class<?> c, String property) {
     for (Field f : c.getFields()) {
       com.fasterxml.jackson.annotation.JsonProperty json = f.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
       if (f.getName().equals(property) || (json != null && json.value().equals(property))) {
-        SchemaFrom from = f.getAnnotation(SchemaFrom.class);
-        return from != null ? from.type() : f.getGenericType();
+        return f;
       }
     }
-    return Object.class;
+    return null;
   }
 
   private static void orderColumns(Class<?> resource, ObjectNode version) {

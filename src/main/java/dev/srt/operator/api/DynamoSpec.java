@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
@@ -14,9 +15,6 @@ import io.fabric8.generator.annotation.ValidationRule;
 @ValidationRule(value = "!has(self.install) || self.install || !(has(self.version) || has(self.hash) || has(self.wheel))",
     message = "install: false uses the Dynamo already on the host; remove version, hash and wheel", fieldPath = ".install")
 @ValidationRule(value = "!has(self.hash) || self.hash.matches('^[0-9a-f]{40}$')", message = "must be a full 40-hex commit", fieldPath = ".hash")
-@ValidationRule(value = "!has(self.discovery) || self.discovery in ['etcd', 'file']", message = "must be etcd or file", fieldPath = ".discovery")
-@ValidationRule(value = "!has(self.eventPlane) || self.eventPlane in ['zmq', 'nats']", message = "must be zmq or nats", fieldPath = ".eventPlane")
-@ValidationRule(value = "!has(self.requestPlane) || self.requestPlane in ['tcp', 'http', 'nats']", message = "must be tcp, http or nats", fieldPath = ".requestPlane")
 @ValidationRule(value = "!has(self.wheel) || self.wheel.startsWith('/')", message = "must be an absolute host path", fieldPath = ".wheel")
 @ValidationRule(value = "!has(self.sidecarStartupTimeout) || self.sidecarStartupTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 20m", fieldPath = ".sidecarStartupTimeout")
@@ -26,6 +24,7 @@ public class DynamoSpec {
    * installed and version, hash and wheel are left unset; a policy catalog, which needs a build,
    * is then refused. Default true.
    */
+  @Default("true")
   public Boolean install;
 
   /** Released version installed from the package index (pip install ai-dynamo==<version>). */
@@ -50,6 +49,7 @@ public class DynamoSpec {
    * directory (DYN_FILE_KV) and no etcd runs.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(DynamoDiscovery.class)
   public String discovery;
 
   /**
@@ -58,6 +58,7 @@ public class DynamoSpec {
    * starts nats-server -js beside etcd and gives every Dynamo process NATS_SERVER.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(DynamoEventPlane.class)
   public String eventPlane;
 
   /**
@@ -65,6 +66,7 @@ public class DynamoSpec {
    * nats-server -js as the event plane does.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(DynamoRequestPlane.class)
   public String requestPlane;
 
   /**

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -8,8 +9,6 @@ import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.order) || self.order in ['declared', 'randomized', 'interleaved']",
-    message = "must be declared, randomized or interleaved", fieldPath = ".order")
 public class ExecutionSpec {
   /** The most runs per arm. */
   public static final int MAX_REPETITIONS = 50;
@@ -32,11 +31,14 @@ public class ExecutionSpec {
    * comparison's uid and generation (the seed is in status.seed). Default declared.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(ExecutionOrder.class)
+  @Default("declared")
   public String order;
 
   /** Runs per arm, 1 to 50 (default 1); verdicts need at least 2 per arm. */
   @Min(1)
   @Max(MAX_REPETITIONS)
+  @Default("1")
   public Integer repetitions;
 
   /** The arm every other arm is compared with in status.verdicts. Default the first arm. */
@@ -58,6 +60,7 @@ public class ExecutionSpec {
    */
   @Min(0)
   @Max(1)
+  @Default("" + DEFAULT_MAX_FAILED_RATIO)
   public Double maxFailedRatio;
 
   /**

@@ -19,17 +19,27 @@ final class FieldDocs {
   private static final Pattern MEMBER = Pattern.compile(
       "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*((?:@[^\\n]*\\n\\s*)*)public\\s+(?:[\\w.<>, ?\\[\\]]|@\\w+(?:\\([^)\\n]*\\))?)+\\s+(\\w+)\\s*(\\(\\)|[=;])",
       Pattern.DOTALL);
+  // The Javadoc of a top-level class, before its annotations.
+  private static final Pattern CLASS = Pattern.compile(
+      "/\\*\\*((?:(?!\\*/).)*)\\*/\\s*(?:@[^\\n]*\\n\\s*|//[^\\n]*\\n\\s*)*public\\s+(?:final\\s+)?(?:class|enum|interface)\\s+(\\w+)",
+      Pattern.DOTALL);
   private static final Pattern JSON_NAME = Pattern.compile("@JsonProperty\\(\"([^\"]+)\"\\)");
   private static final Pattern INLINE_TAG = Pattern.compile("\\{@(?:code|link|literal) ([^}]*)}");
 
   private final Map<String, Map<String, String>> docs = new HashMap<>();
+  private final Map<String, String> classDocs = new HashMap<>();
 
   static FieldDocs read(Path sourceDir) throws IOException {
     FieldDocs d = new FieldDocs();
     try (var files = Files.list(sourceDir)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
         String className = file.getFileName().toString().replace(".java", "");
-        Matcher m = MEMBER.matcher(Files.readString(file));
+        String source = Files.readString(file);
+        Matcher c = CLASS.matcher(source);
+        if (c.find() && c.group(2).equals(className)) {
+          d.classDocs.put(className, text(c.group(1)));
+        }
+        Matcher m = MEMBER.matcher(source);
         while (m.find()) {
           String member = m.group(3);
           boolean method = m.group(4).equals("()");
@@ -50,6 +60,11 @@ final class FieldDocs {
   /** The documentation of a property of a class, or null. */
   String of(Class<?> type, String property) {
     return docs.getOrDefault(type.getSimpleName(), Map.of()).get(property);
+  }
+
+  /** The documentation of a class, or null. */
+  String ofClass(Class<?> type) {
+    return classDocs.get(type.getSimpleName());
   }
 
   private static String text(String javadoc) {

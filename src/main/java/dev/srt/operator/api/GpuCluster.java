@@ -10,7 +10,12 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/** Where arms run: a Slurm login node or a bare GPU host, reached over SSH or locally. */
+/**
+ * Where RouterComparison arms run: a Slurm login node (one sbatch job per run) or a bare GPU host
+ * (one detached bash script per run), reached over SSH with a key from a Secret (or, for trying it
+ * on one machine, locally). The operator probes it and reports the Reachable condition and what
+ * it found (Slurm version, partitions, GPUs) in status.
+ */
 @Group(Api.GROUP)
 @Version(Api.VERSION)
 @Kind("GpuCluster")

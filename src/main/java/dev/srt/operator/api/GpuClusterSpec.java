@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
@@ -14,7 +15,6 @@ import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "self.mode in ['slurm', 'direct']", message = "must be slurm or direct", fieldPath = ".mode")
-@ValidationRule(value = "!has(self.transport) || self.transport in ['ssh', 'local']", message = "must be ssh or local", fieldPath = ".transport")
 @ValidationRule(value = "(has(self.transport) && self.transport == 'local') || has(self.ssh)", message = "transport: ssh needs the ssh block", fieldPath = ".ssh")
 @ValidationRule(value = "!has(self.slurm) || self.mode == 'slurm'", message = "slurm settings are only allowed with mode: slurm", fieldPath = ".slurm")
 @ValidationRule(value = "self.workDir.startsWith('/')", message = "must be an absolute host path", fieldPath = ".workDir")
@@ -47,6 +47,8 @@ public class GpuClusterSpec {
    * run inside the operator's own pod, with its ServiceAccount.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(TransportKind.class)
+  @Default("ssh")
   public String transport;
 
   /** SSH connection; required with transport: ssh. */
@@ -63,6 +65,7 @@ public class GpuClusterSpec {
   /** GPUs per node, at most 16. Default 8. */
   @Min(1)
   @Max(Limits.MAX_GPUS_PER_NODE)
+  @Default("8")
   public Integer gpusPerNode;
 
   /** GPU model, informational (e.g. h100). */
@@ -71,6 +74,7 @@ public class GpuClusterSpec {
 
   /** Interpreter used for python -m modules on the host. Default python3. */
   @Size(max = Limits.MAX_PATH)
+  @Default("python3")
   public String python;
 
   /** Directories prepended to PATH in every rendered script. */
@@ -108,6 +112,7 @@ public class GpuClusterSpec {
 
   /** How often running arms are observed, e.g. 5s. Default 5s (slower once an arm is stable). */
   @Size(max = Limits.MAX_WORD)
+  @Default("5s")
   public String pollInterval;
 
   /**
@@ -115,6 +120,7 @@ public class GpuClusterSpec {
    * comparison's author run on the host as the SSH user. Default false: the operator refuses such
    * comparisons (the CLI, run by that user on their own account, does not ask).
    */
+  @Default("false")
   public Boolean allowCustomWorkloads;
 
   /** {@link #infra}, or the defaults. */

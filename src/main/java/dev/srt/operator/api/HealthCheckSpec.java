@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -13,9 +14,11 @@ public class HealthCheckSpec {
    * 30m.
    */
   @Size(max = Limits.MAX_WORD)
+  @Default("30m")
   public String timeout;
 
   /** Pause between readiness probes. Default 10s. */
   @Size(max = Limits.MAX_WORD)
+  @Default("10s")
   public String interval;
 }

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
@@ -27,6 +28,7 @@ public class InfraSpec {
 
   /** The etcd executable: a name looked up on the run's PATH (default etcd) or an absolute host path. */
   @Size(max = Limits.MAX_PATH)
+  @Default("etcd")
   public String etcd;
 
   /**
@@ -34,26 +36,31 @@ public class InfraSpec {
    * absolute host path.
    */
   @Size(max = Limits.MAX_PATH)
+  @Default("nats-server")
   public String natsServer;
 
   /** etcd's client port (ETCD_ENDPOINTS). Default 2379. */
   @Min(Limits.MIN_PORT)
   @Max(Limits.MAX_PORT)
+  @Default("" + DEFAULT_ETCD_CLIENT_PORT)
   public Integer etcdClientPort;
 
   /** etcd's peer port (a one-member cluster, bound on 127.0.0.1). Default 2380. */
   @Min(Limits.MIN_PORT)
   @Max(Limits.MAX_PORT)
+  @Default("" + DEFAULT_ETCD_PEER_PORT)
   public Integer etcdPeerPort;
 
   /** nats-server's client port (NATS_SERVER). Default 4222. */
   @Min(Limits.MIN_PORT)
   @Max(Limits.MAX_PORT)
+  @Default("" + DEFAULT_NATS_PORT)
   public Integer natsPort;
 
   /** nats-server's monitoring port, whose /healthz gates the run. Default 8222. */
   @Min(Limits.MIN_PORT)
   @Max(Limits.MAX_PORT)
+  @Default("" + DEFAULT_NATS_MONITOR_PORT)
   public Integer natsMonitorPort;
 
   @JsonIgnore

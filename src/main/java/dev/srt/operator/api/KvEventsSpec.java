@@ -1,19 +1,22 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
 /** Rendered into each worker's --kv-events-config with a per-worker endpoint tcp://*:5200+i. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.publisher) || self.publisher == 'zmq'", message = "supported publishers: zmq", fieldPath = ".publisher")
 public class KvEventsSpec {
   /** Publisher kind. Default and only value: zmq. */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(KvEventPublisher.class)
+  @Default("zmq")
   public String publisher;
 
   /** ZMQ topic. Default: kv-events. */
   @Size(max = Limits.MAX_TEXT)
+  @Default("kv-events")
   public String topic;
 
   /**

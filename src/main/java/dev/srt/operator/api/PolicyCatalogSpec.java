@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.generator.annotation.Required;
@@ -46,6 +47,7 @@ public class PolicyCatalogSpec {
    * --router-policy-config. Default worker-selection.yaml.
    */
   @Size(max = Limits.MAX_PATH)
+  @Default("worker-selection.yaml")
   public String config;
 
   /** Cargo features of the Dynamo Python bindings to enable. Default [custom-policy]. */

@@ -12,7 +12,12 @@ import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * One router comparison: what is held constant, and the arms that differ only in routing.
+ * A fair comparison of LLM request routers: the same model, on the same GPU workers, under the
+ * same workload, with arms that differ only in routing. The operator runs the arms one after
+ * another (each spec.execution.repetitions times) on the GpuCluster that spec.clusterRef names,
+ * and reports each arm's readiness, runs and results, and the verdicts against the baseline, in
+ * status. Complete=True once every run of every arm succeeded for the current spec (kubectl wait
+ * --for=condition=Complete); Ready=True while the arm in flight serves.
  */
 @Group(Api.GROUP)
 @Version(Api.VERSION)

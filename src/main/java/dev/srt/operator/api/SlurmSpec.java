@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -20,6 +21,7 @@ public class SlurmSpec {
 
   /** Time limit (#SBATCH --time), e.g. 02:00:00. Default 01:00:00. */
   @Size(max = Limits.MAX_WORD)
+  @Default("01:00:00")
   public String timeLimit;
 
   /** Extra #SBATCH directives: key -> --key=value; an empty value renders a bare --key. */
@@ -35,5 +37,6 @@ public class SlurmSpec {
   public Map<String, @Size(max = Limits.MAX_TEXT) String> srunOptions = new LinkedHashMap<>();
 
   /** Emit #SBATCH --gres=gpu:N. Default true; set false on clusters that reject gres. */
+  @Default("true")
   public Boolean gres;
 }

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -22,6 +23,7 @@ public class SshSpec {
   /** SSH port. Default 22. */
   @Min(Limits.MIN_PORT)
   @Max(Limits.MAX_PORT)
+  @Default("22")
   public Integer port;
 
   /** User to log in as. */
@@ -48,5 +50,6 @@ public class SshSpec {
 
   /** Timeout for establishing the connection, e.g. 10s. Default 10s. */
   @Size(max = Limits.MAX_WORD)
+  @Default("10s")
   public String connectTimeout;
 }

@@ -1,5 +1,6 @@
 package dev.srt.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -12,7 +13,6 @@ import java.util.Map;
 
 /** The benchmark: run once per arm against that arm's router, identical in every arm. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.tool) || self.tool in ['bench-serving', 'aiperf', 'custom']", message = "must be bench-serving, aiperf or custom", fieldPath = ".tool")
 @ValidationRule(value = "!has(self.tool) || self.tool != 'custom' || (has(self.command) && self.command.trim() != '')", message = "workload.tool: custom needs command", fieldPath = ".command")
 @ValidationRule(value = "!has(self.command) || (has(self.tool) && self.tool == 'custom')", message = "command is only used with tool: custom", fieldPath = ".command")
 public class WorkloadSpec {
@@ -21,6 +21,8 @@ public class WorkloadSpec {
    * Default bench-serving.
    */
   @Size(max = Limits.MAX_WORD)
+  @OneOf(WorkloadTool.class)
+  @Default("bench-serving")
   public String tool;
 
   /**

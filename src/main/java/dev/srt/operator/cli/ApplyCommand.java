@@ -42,8 +42,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "apply", mixinStandardHelpOptions = true, description = {
-    "Runs the arms of a RouterComparison on its GpuCluster, one after another (they share the GPUs), and shows each arm live:",
-    "phase, workers ready, router ready, elapsed time; then a summary table. Exits 0 only if every arm succeeded.",
+    "Runs the arms of a RouterComparison on its GpuCluster and shows each arm live.",
+    "The arms run one after another (they share the GPUs); each shows its phase, workers ready, router ready and",
+    "elapsed time, then a summary table. Exits 0 only if every arm succeeded.",
     "Ctrl-C cancels the arm in flight (nothing of it is left running) and exits 130.",
     "--bash prints the direct-host script of one arm instead and submits nothing."})
 public final class ApplyCommand implements java.util.concurrent.Callable<Integer> {

@@ -14,9 +14,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "diff", description = {
-    "Shows what differs between the arms: the fields that express the difference, and which rendered parts",
-    "(worker commands, router command, builds, gates, benchmark) are identical across arms. With --runs RUN RUN: what two",
-    "runs were, fact by fact (their facts.json on the GpuCluster): exits 3 when a held-constant fact differs."})
+    "Shows what differs between the arms.",
+    "It lists the fields that express the difference, and which rendered parts (worker commands, router command,",
+    "builds, gates, benchmark) are identical across arms. With --runs RUN RUN it shows what two runs were, fact by fact",
+    "(their facts.json on the GpuCluster), and exits 3 when a held-constant fact differs."})
 public final class DiffCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;

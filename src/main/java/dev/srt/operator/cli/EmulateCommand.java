@@ -34,7 +34,7 @@ import picocli.CommandLine.Unmatched;
     name = "emulate",
     mixinStandardHelpOptions = true,
     description = {
-      "Emulated GPU host: the HTTP surfaces of the processes an arm runs, on 127.0.0.1 only.",
+      "Runs one program of the emulated GPU host: the HTTP surfaces of the processes an arm runs, on 127.0.0.1 only.",
       "See docs/emulator.md. `emulate install --dir DIR` writes the shims that make rendered scripts use them."
     },
     subcommands = {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(mixinStandardHelpOptions = true, name = "import", description = {
-    "Reads srtctl recipes, one per arm, and writes one RouterComparison (to stdout without -o).",
+    "Reads srtctl recipes, one per arm, and writes one RouterComparison, to --out-file FILE or to stdout.",
     "The recipes must agree on everything but routing (name, frontend, dynamo): any other difference refuses the import,",
     "listing each field with its values and FILE:LINE.",
     "$NAME and $${NAME} in recipe values are resolved only for the names given with --env NAME (their values are then",
@@ -29,7 +29,7 @@ public final class ImportCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "RECIPE", description = "srtctl recipe YAML, one per arm, in arm order.")
   List<Path> recipes;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the RouterComparison here instead of stdout.")
+  @Option(names = "--out-file", paramLabel = "FILE", description = "Write the RouterComparison here instead of stdout.")
   Path output;
 
   @Option(names = "--name", paramLabel = "NAME", description = "The comparison's name. Default: the recipes' directory name.")

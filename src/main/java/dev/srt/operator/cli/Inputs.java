@@ -30,6 +30,7 @@ record Inputs(RouterComparison comparison, GpuCluster cluster, Mode mode) {
 
   static Inputs load(List<Path> files, Path clusterFile, Mode mode, PrintStream err) throws Invalid {
     LoadedResources loaded = LoadedResources.load(files, clusterFile);
+    noteSkipped(loaded, err);
     loaded.problems().forEach(err::println);
     if (loaded.hasErrors()) {
       throw new Invalid();
@@ -57,6 +58,14 @@ record Inputs(RouterComparison comparison, GpuCluster cluster, Mode mode) {
           + (mode == null ? ", mode slurm" : ""));
     }
     return new Inputs(rc, cluster, mode);
+  }
+
+  /** One line for the objects of other kinds the files hold (a bundle's Secret, Namespace, ...), if any. */
+  static void noteSkipped(LoadedResources loaded, PrintStream err) {
+    if (!loaded.skipped().isEmpty()) {
+      err.println("note: skipped " + loaded.skipped().size() + " object" + (loaded.skipped().size() == 1 ? "" : "s")
+          + " srt-operator does not read: " + String.join(", ", loaded.skipped()));
+    }
   }
 
   /** The arms to work on: all, or the one named. */

@@ -24,6 +24,7 @@ public final class Main implements Runnable {
       OperatorCommand.class,
       CrdsCommand.class,
       VersionCommand.class,
+      CompletionCommand.class,
       EmulateCommand.class);
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -40,6 +41,13 @@ public final class Main implements Runnable {
   /** Runs the CLI and returns its exit code (tests call this instead of main). */
   public static int run(String... args) {
     return commandLine(args).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+  }
+
+  /** The command line with every subcommand (what shell completion describes). */
+  static CommandLine fullCommandLine() {
+    CommandLine cli = new CommandLine(new Main());
+    SUBCOMMANDS.forEach(cli::addSubcommand);
+    return cli;
   }
 
   /**

@@ -74,8 +74,7 @@ public final class OperatorCommand implements Callable<Integer> {
       }
     }
     KubernetesClient client = KubeClients.connect(kubeconfig);
-    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    ProcessMeters.bindTo(metrics);
+    PrometheusMeterRegistry metrics = metricsRegistry();
     String leaseNamespace = !leaderElection ? null
         : leaderElectionNamespace != null ? leaderElectionNamespace
         : System.getenv().getOrDefault("POD_NAMESPACE", "default");
@@ -123,16 +122,29 @@ public final class OperatorCommand implements Callable<Integer> {
     return server;
   }
 
-  static HttpServer metricsServer(int port, PrometheusMeterRegistry metrics) throws IOException {
+  /** {@code /metrics} of {@code metrics} on {@code port}, in Prometheus' text format (tests scrape it as Prometheus would). */
+  public static HttpServer metricsServer(int port, PrometheusMeterRegistry metrics) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-    server.createContext("/metrics", ex -> respond(ex, 200, metrics.scrape()));
+    server.createContext("/metrics", ex -> respond(ex, 200, metrics.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
     server.start();
     return server;
   }
 
+  /** The operator's registry: its own meters come with the process's ({@link ProcessMeters}), within {@link MeterConventions}. */
+  public static PrometheusMeterRegistry metricsRegistry() {
+    PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    metrics.config().meterFilter(new MeterConventions());
+    ProcessMeters.bindTo(metrics);
+    return metrics;
+  }
+
   private static void respond(HttpExchange ex, int status, String body) throws IOException {
+    respond(ex, status, body, "text/plain; charset=utf-8");
+  }
+
+  private static void respond(HttpExchange ex, int status, String body, String contentType) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    ex.getResponseHeaders().set("Content-Type", contentType);
     ex.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = ex.getResponseBody()) {
       out.write(bytes);

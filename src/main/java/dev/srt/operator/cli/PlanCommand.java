@@ -8,11 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "plan", description = {
-    "Prints the run plan of each arm as JSON: processes (argv, env, ports, GPUs, probes), build stages and readiness gates.",
-    "With --arm, one plan object; otherwise an array with one plan per arm. Schema: docs/plan-format.md."})
+    "Prints the run plan of each arm: its processes, build stages and readiness gates.",
+    "Each plan has the processes' argv, env, ports, GPUs and probes. With --arm, one plan object; otherwise an array with",
+    "one plan per arm. JSON (default) or -o yaml. Schema: docs/plan-format.md.",
+    "Without a GpuCluster (--cluster FILE, or the one clusterRef names in the files), it plans for documented defaults",
+    "and says which on stderr."})
 public final class PlanCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;
@@ -26,6 +30,8 @@ public final class PlanCommand implements Callable<Integer> {
   @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
   Path cluster;
 
+  @Mixin OutputFormat output;
+
   @Override
   public Integer call() throws Exception {
     try {
@@ -35,7 +41,7 @@ public final class PlanCommand implements Callable<Integer> {
         plans.add(in.plan(a));
       }
       Object out = arm != null ? plans.get(0) : plans;
-      System.out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(out));
+      System.out.print(OutputFormat.write(out, output.orElse(OutputFormat.Format.JSON, OutputFormat.Format.JSON, OutputFormat.Format.YAML)));
       return 0;
     } catch (Inputs.Invalid e) {
       return 1;

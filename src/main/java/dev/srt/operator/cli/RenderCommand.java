@@ -12,8 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "render", description = {
-    "Writes each arm's script: DIR/<arm>/job.sbatch (slurm) or DIR/<arm>/run.sh (direct), and prints what it wrote.",
-    "--mode renders for the other mode too (missing slurm settings take defaults), so both can be previewed from one file."})
+    "Writes each arm's script into a directory and prints what it wrote.",
+    "The scripts are DIR/<arm>/job.sbatch (slurm) or DIR/<arm>/run.sh (direct). --mode renders for the other mode too",
+    "(missing slurm settings take defaults), so both can be previewed from one file. Without a GpuCluster (--cluster",
+    "FILE, or the one clusterRef names in the files), it renders for documented defaults and says which on stderr."})
 public final class RenderCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;
@@ -27,7 +29,7 @@ public final class RenderCommand implements Callable<Integer> {
   @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to render for (instead of the one clusterRef names).")
   Path cluster;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Directory to write into.")
+  @Option(names = "--out-dir", required = true, paramLabel = "DIR", description = "Directory to write the scripts into.")
   Path output;
 
   @Override

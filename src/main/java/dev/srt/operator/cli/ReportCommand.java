@@ -1,6 +1,5 @@
 package dev.srt.operator.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.config.Echo;
@@ -14,6 +13,7 @@ import java.nio.file.Files;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.base.Mappers;
+import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.Transport;
@@ -37,16 +37,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "report", mixinStandardHelpOptions = true, description = {
-    "Shows the runs of each arm, their summaries and the verdicts against the baseline: the same table apply ends with,",
-    "or JSON. Submits nothing, so it also works while arms run or long after. With -f, read the newest",
+    "Shows the runs of each arm, their summaries and the verdicts against the baseline.",
+    "By default the same table apply ends with; -o wide adds one row per run, -o json|yaml prints",
+    "{comparison, arms: [{name, runs, summary}], verdicts}, -o markdown the tables for a pull request, and --html FILE",
+    "writes one self-contained page with charts, the verdicts, what was held constant and the diff of the arms.",
+    "Submits nothing, so it also works while arms run or long after. With -f, read the newest",
     "spec.execution.repetitions runs of each arm from the GpuCluster's run directories (events.jsonl, the job's state,",
     "and the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
-    "(what the operator wrote). --markdown prints the same tables for a pull request; --html FILE writes one",
-    "self-contained page with charts, the verdicts, what was held constant and the diff of the arms.",
-    "Exits 0 when every arm has a run, 1 when one has none."})
+    "(what the operator wrote). Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, arity = "1..*", paramLabel = "FILE",
       description = "YAML with the RouterComparison (and optionally its GpuCluster).")
@@ -67,11 +69,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
   String arm;
 
-  @Option(names = "--json", description = "Print the report as JSON: {comparison, arms: [{name, runs, summary}], verdicts}.")
-  boolean json;
-
-  @Option(names = "--markdown", description = "Print the report's tables (verdicts, summary, what was held constant, runs) as Markdown.")
-  boolean markdown;
+  @Mixin OutputFormat output;
 
   @Option(names = "--html", paramLabel = "FILE", description = "Also write the report as one self-contained HTML page (charts, verdicts, "
       + "what was held constant, the diff of the arms, every run) to FILE.")
@@ -85,11 +83,8 @@ public final class ReportCommand implements Callable<Integer> {
       err.println("report: give either -f FILE (read the host) or --kube NAME (read the status in Kubernetes)");
       return 2;
     }
+    OutputFormat.Format format = output.orElse(null, OutputFormat.Format.values());
     try {
-      if (json && markdown) {
-        err.println("report: give --json or --markdown, not both");
-        return 2;
-      }
       List<String> arms;
       RouterComparison rc;
       GpuCluster usedCluster;
@@ -135,9 +130,9 @@ public final class ReportCommand implements Callable<Integer> {
         Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
         err.println("report: wrote " + html);
       }
-      if (json) {
-        out.println(Mappers.json().writerWithDefaultPrettyPrinter().writeValueAsString(report));
-      } else if (markdown) {
+      if (format == OutputFormat.Format.JSON || format == OutputFormat.Format.YAML) {
+        out.print(OutputFormat.write(report, format));
+      } else if (format == OutputFormat.Format.MARKDOWN) {
         out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
       } else {
         notes.forEach(n -> out.println("note: " + n));
@@ -147,6 +142,9 @@ public final class ReportCommand implements Callable<Integer> {
             .filter(t -> t != null).max(Instant::compareTo).orElse(first);
         new ApplyOutput(out, false, false, arms, Clock.systemUTC()).summary(arms, report, latest, Runs.repetitions(rc.getSpec()),
             Duration.between(first, last));
+        if (format == OutputFormat.Format.WIDE) {
+          ReportRuns.print(report, arms, out);
+        }
       }
       return runs.keySet().containsAll(arms) ? 0 : 1;
     } catch (Inputs.Invalid e) {
@@ -154,9 +152,10 @@ public final class ReportCommand implements Callable<Integer> {
     } catch (ApplyCommand.UsageError | HostException e) {
       err.println(Echo.escape("report: " + e.getMessage()));
       return 1;
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    } catch (IOException | KubernetesClientException e) {
+    } catch (KubernetesClientException e) {
+      err.println(Echo.escape("report: " + KubeErrors.describe(e, "RouterComparison " + kube)));
+      return 1;
+    } catch (IOException e) {
       err.println(Echo.escape("report: " + e.getMessage()));
       return 1;
     }
@@ -166,7 +165,7 @@ public final class ReportCommand implements Callable<Integer> {
   private record Kube(RouterComparison comparison, GpuCluster cluster) {}
 
   private Kube fromKubernetes() throws IOException {
-    try (KubernetesClient client = KubeClients.connect(kubeconfig)) {
+    try (KubernetesClient client = KubeClients.connectOnce(kubeconfig)) {
       String ns = namespace != null ? namespace : client.getNamespace() != null ? client.getNamespace() : "default";
       RouterComparison rc = client.resources(RouterComparison.class).inNamespace(ns).withName(kube).get();
       if (rc == null) {

@@ -5,25 +5,43 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Problem;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, 
     name = "validate",
     description = {
-      "Checks RouterComparison and GpuCluster YAML (multi-document files, as used with kubectl apply).",
-      "Prints one line per problem as FILE:LINE: PATH: message; exits 0 when all are valid, 1 otherwise."
+      "Checks RouterComparison and GpuCluster YAML files.",
+      "Files may hold several documents, as used with kubectl apply: objects of other kinds (a Secret, a Namespace, ...)",
+      "are left alone, with one note: line. Prints one line per problem as FILE:LINE: PATH: message, or with -o json|yaml",
+      "{valid, problems: [{file, line, path, severity, message}], resources: [{kind, name, detail}], skipped}.",
+      "Exits 0 when all are valid, 1 otherwise."
     })
 public final class ValidateCommand implements Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
       description = "YAML files to check (repeatable).")
   List<Path> files;
 
+  @Option(names = "--cluster", paramLabel = "FILE",
+      description = "Check every RouterComparison against this GpuCluster (instead of the one its clusterRef names): its GPUs, mode and settings.")
+  Path cluster;
+
+  @Mixin OutputFormat output;
+
   @Override
   public Integer call() {
-    LoadedResources loaded = LoadedResources.load(files);
+    OutputFormat.Format format = output.orElse(null, OutputFormat.Format.JSON, OutputFormat.Format.YAML);
+    LoadedResources loaded = LoadedResources.load(files, cluster);
+    if (format != null) {
+      System.out.print(OutputFormat.write(asData(loaded), format));
+      return loaded.hasErrors() ? 1 : 0;
+    }
+    Inputs.noteSkipped(loaded, System.err);
     for (Problem p : loaded.problems()) {
       (p.isError() ? System.out : System.err).println(p);
     }
@@ -33,11 +51,34 @@ public final class ValidateCommand implements Callable<Integer> {
       return 1;
     }
     for (RouterComparison rc : loaded.comparisons()) {
-      System.out.println("valid: RouterComparison " + rc.getMetadata().getName() + " (" + rc.getSpec().arms.size() + " arms)");
+      System.out.println("valid: RouterComparison " + rc.getMetadata().getName() + " (" + rc.getSpec().arms.size() + " arms"
+          + loaded.clusterFor(rc).map(c -> ", on GpuCluster " + c.getMetadata().getName()).orElse("") + ")");
     }
     for (GpuCluster c : loaded.clusters()) {
       System.out.println("valid: GpuCluster " + c.getMetadata().getName() + " (" + c.getSpec().mode + ")");
     }
     return 0;
+  }
+
+  private static Map<String, Object> asData(LoadedResources loaded) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("valid", !loaded.hasErrors());
+    out.put("problems", loaded.problems().stream().map(p -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("file", p.location() == null ? null : p.location().file());
+      m.put("line", p.location() == null ? null : p.location().line());
+      m.put("path", p.path());
+      m.put("severity", p.severity().name().toLowerCase(java.util.Locale.ROOT));
+      m.put("message", p.message());
+      return m;
+    }).toList());
+    List<Map<String, Object>> resources = new java.util.ArrayList<>();
+    loaded.comparisons().forEach(rc -> resources.add(Map.of("kind", "RouterComparison", "name", rc.getMetadata().getName(),
+        "detail", rc.getSpec().arms.size() + " arms")));
+    loaded.clusters().forEach(c -> resources.add(Map.of("kind", "GpuCluster", "name", c.getMetadata().getName(),
+        "detail", String.valueOf(c.getSpec().mode))));
+    out.put("resources", resources);
+    out.put("skipped", loaded.skipped());
+    return out;
   }
 }

@@ -33,15 +33,6 @@ final class DynamoRules {
       out.add(Problem.error("spec.dynamo.hash", "must be a full 40-hex commit, not " + Echo.value(d.hash)));
     }
     Rules.requireAbsolute(out, "spec.dynamo.wheel", d.wheel, false);
-    if (d.discovery != null && !Set.of("etcd", "file").contains(d.discovery)) {
-      out.add(Problem.error("spec.dynamo.discovery", "must be etcd or file"));
-    }
-    if (d.eventPlane != null && !Set.of("zmq", "nats").contains(d.eventPlane)) {
-      out.add(Problem.error("spec.dynamo.eventPlane", "must be zmq or nats"));
-    }
-    if (d.requestPlane != null && !Set.of("tcp", "http", "nats").contains(d.requestPlane)) {
-      out.add(Problem.error("spec.dynamo.requestPlane", "must be tcp, http or nats"));
-    }
     Rules.duration(out, "spec.dynamo.sidecarStartupTimeout", d.sidecarStartupTimeout);
     if (d.sidecarPort != null) {
       long workers = spec.resources == null ? 1 : WorkerFit.totalWorkers(spec.resources);

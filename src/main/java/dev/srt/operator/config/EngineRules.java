@@ -15,16 +15,10 @@ final class EngineRules {
     if (b == null) {
       return;
     }
-    if (b.type != null && !"sglang".equals(b.type)) {
-      out.add(Problem.error("spec.backend.type", "unsupported backend " + Echo.value(b.type) + "; supported: sglang"));
-    }
     engineFlags(out, "spec.backend.args", b.args);
     roleFlags(out, "spec.backend.prefillArgs", b.prefillArgs, disaggregated);
     roleFlags(out, "spec.backend.decodeArgs", b.decodeArgs, disaggregated);
     Rules.env(out, "spec.backend.env", b.env);
-    if (b.kvEvents != null && b.kvEvents.publisher != null && !"zmq".equals(b.kvEvents.publisher)) {
-      out.add(Problem.error("spec.backend.kvEvents.publisher", "supported publishers: zmq"));
-    }
   }
 
   /** One role's engine flags (prefillArgs, decodeArgs): only a prefill/decode topology has the role. */

@@ -17,9 +17,6 @@ final class ExecutionRules {
     if (e == null) {
       return;
     }
-    if (e.order != null && !Set.of("declared", "randomized", "interleaved").contains(e.order)) {
-      out.add(Problem.error("spec.execution.order", "must be declared, randomized or interleaved, not " + Echo.value(e.order)));
-    }
     if (e.repetitions != null && (e.repetitions < 1 || e.repetitions > ExecutionSpec.MAX_REPETITIONS)) {
       out.add(Problem.error("spec.execution.repetitions", "must be 1 to " + ExecutionSpec.MAX_REPETITIONS + ", not " + e.repetitions));
     }

@@ -28,6 +28,7 @@ public final class LoadedResources {
   private final List<RouterComparison> comparisons = new ArrayList<>();
   private final List<GpuCluster> clusters = new ArrayList<>();
   private final List<Problem> problems = new ArrayList<>();
+  private final List<String> skipped = new ArrayList<>();
   private final Map<Object, SourceDocument> sources = new IdentityHashMap<>();
   private GpuCluster override;
 
@@ -63,6 +64,7 @@ public final class LoadedResources {
         r.problems.add(Problem.error("kind", "no GpuCluster in this file").at(new Problem.Location(clusterFile.toString(), 1)));
       }
     }
+    r.duplicateClusters();
     r.validate();
     return r;
   }
@@ -79,6 +81,7 @@ public final class LoadedResources {
     } catch (IOException e) {
       r.problems.add(Problem.error("", "cannot read: " + reason(e)).at(new Problem.Location(name, 1)));
     }
+    r.duplicateClusters();
     r.validate();
     return r;
   }
@@ -118,6 +121,11 @@ public final class LoadedResources {
       String kind = doc.kind();
       Class<?> type = "RouterComparison".equals(kind) ? RouterComparison.class
           : "GpuCluster".equals(kind) ? GpuCluster.class : null;
+      if (type == null && OtherKinds.isOther(tree)) {
+        // A bundle applied with kubectl holds Secrets, Namespaces, ...: not ours to read.
+        skipped.add(OtherKinds.describe(tree, doc.locate("")));
+        continue;
+      }
       if (type == null) {
         found.add(Problem.error("kind", kind == null ? "is required: RouterComparison or GpuCluster"
             : "unknown kind " + Echo.value(kind) + "; expected RouterComparison or GpuCluster"));
@@ -159,6 +167,21 @@ public final class LoadedResources {
     }
   }
 
+  /** Two GpuClusters of one name: which one a clusterRef means would depend on the order of the files. */
+  private void duplicateClusters() {
+    Map<String, GpuCluster> byName = new java.util.LinkedHashMap<>();
+    for (GpuCluster c : clusters) {
+      String name = c.getMetadata() == null ? null : c.getMetadata().getName();
+      GpuCluster first = name == null ? null : byName.putIfAbsent(name, c);
+      if (first != null && !sources.get(first).locate("").equals(sources.get(c).locate(""))) {
+        Problem.Location a = sources.get(first).locate("metadata.name");
+        Problem.Location b = sources.get(c).locate("metadata.name");
+        problems.add(Problem.error("metadata.name", "GpuCluster " + Echo.value(name) + " is defined twice: in " + a.file() + ":" + a.line()
+            + " and in " + b.file() + ":" + b.line() + "; keep one").at(b));
+      }
+    }
+  }
+
   private void validate() {
     for (GpuCluster c : clusters) {
       problems.addAll(locate(sources.get(c), Validator.validate(c)));
@@ -192,6 +215,11 @@ public final class LoadedResources {
 
   public List<Problem> problems() {
     return problems;
+  }
+
+  /** Objects of other kinds in the files (a Secret, a Namespace, ...), left alone: {@code Secret h100-box-ssh (bundle.yaml:12)}. */
+  public List<String> skipped() {
+    return skipped;
   }
 
   public boolean hasErrors() {

@@ -16,7 +16,6 @@ import java.util.Set;
  * some need both resources (does the topology fit the cluster?).
  */
 public final class Validator {
-  public static final Set<String> WORKLOAD_TOOLS = Set.of("bench-serving", "aiperf", "custom");
   /**
    * sglang.launch_server flags srt-operator sets itself; the disaggregation mode and bootstrap port
    * come from the prefill/decode topology.
@@ -48,7 +47,8 @@ public final class Validator {
    * cluster's own mode when it is not null.
    */
   public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, Mode mode) {
-    List<Problem> out = new ArrayList<>(ComparisonRules.check(rc, cluster, mode));
+    List<Problem> out = new ArrayList<>(rc.getSpec() == null ? List.of() : OneOfRules.check(rc.getSpec(), "spec"));
+    out.addAll(ComparisonRules.check(rc, cluster, mode));
     if (rc.getSpec() != null) {
       out.addAll(MeasurementRules.check(rc.getSpec()));
     }
@@ -57,7 +57,9 @@ public final class Validator {
 
   /** Rules of a cluster. */
   public static List<Problem> validate(GpuCluster cluster) {
-    return ClusterRules.check(cluster);
+    List<Problem> out = new ArrayList<>(cluster.getSpec() == null ? List.of() : OneOfRules.check(cluster.getSpec(), "spec"));
+    out.addAll(ClusterRules.check(cluster));
+    return out;
   }
 
   /** GPUs per node of the cluster, or the documented default when no cluster is known. */

@@ -13,9 +13,6 @@ final class WorkloadRules {
       return;
     }
     String tool = w.tool == null ? "bench-serving" : w.tool;
-    if (!Validator.WORKLOAD_TOOLS.contains(tool)) {
-      out.add(Problem.error("spec.workload.tool", "must be bench-serving, aiperf or custom"));
-    }
     if ("custom".equals(tool) && Rules.blank(w.command)) {
       out.add(Problem.error("spec.workload.command", "workload.tool: custom needs command"));
     }

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * The headline numbers of a run, and the only names they are ever shown under: status keys,
- * table columns and the {@code metric} label of {@code srt_arm_result}. A name that is not one of
+ * table columns and the {@code srt_arm_*} gauges (reconcile/ResultSeries). A name that is not one of
  * these never leaves the host layer, whatever a run writes.
  */
 public enum ResultMetric {

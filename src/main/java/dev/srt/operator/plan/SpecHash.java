@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuClusterSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
+import dev.srt.operator.api.SchemaDefaults;
 import dev.srt.operator.base.Mappers;
 
 /**
@@ -18,6 +19,11 @@ public final class SpecHash {
   private SpecHash() {}
 
   public static String of(RouterComparisonSpec spec, ArmSpec arm, GpuClusterSpec cluster) {
+    // A value equal to its schema default is no value: the API server writes defaults into stored
+    // objects, and a CRD that gains a default must not rerun every arm.
+    spec = SchemaDefaults.cleared(spec);
+    arm = SchemaDefaults.cleared(arm);
+    cluster = SchemaDefaults.cleared(cluster);
     ObjectNode shared = Mappers.json().valueToTree(spec);
     shared.remove("arms");
     shared.remove("execution");

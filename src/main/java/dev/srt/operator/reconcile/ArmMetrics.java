@@ -10,10 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** {@code srt_arms{phase}} and {@code srt_arm_result}: the arms of every comparison, from their statuses. */
+/**
+ * The comparisons and their arms on /metrics, from their statuses: {@code srt_arms{phase}}, {@code
+ * srt_comparisons{phase}}, each arm's results ({@link ArmResultGauges}) and start deadline ({@link StartDeadlines}).
+ */
 final class ArmMetrics implements StatusListener {
   private final Map<ResourceID, List<String>> armPhases = new ConcurrentHashMap<>();
   private final ArmResultGauges results;
+  private final ComparisonPhaseGauges comparisons;
+  private final StartDeadlines deadlines;
 
   ArmMetrics(MeterRegistry metrics) {
     for (ArmPhase phase : ArmPhase.values()) {
@@ -21,6 +26,8 @@ final class ArmMetrics implements StatusListener {
           .description("Arms of all RouterComparisons by phase").tag("phase", phase.name()).register(metrics);
     }
     this.results = new ArmResultGauges(metrics);
+    this.comparisons = new ComparisonPhaseGauges(metrics);
+    this.deadlines = new StartDeadlines(metrics, java.time.Clock.systemUTC());
   }
 
   @Override
@@ -28,11 +35,15 @@ final class ArmMetrics implements StatusListener {
     ResourceID id = ResourceID.fromResource(rc);
     armPhases.put(id, next.arms.stream().map(a -> a.phase).toList());
     results.update(id, next.arms);
+    comparisons.update(id, next.phase);
+    deadlines.update(rc, next.arms);
   }
 
   @Override
   public void removed(ResourceID id) {
     armPhases.remove(id);
     results.remove(id);
+    comparisons.remove(id);
+    deadlines.remove(id);
   }
 }

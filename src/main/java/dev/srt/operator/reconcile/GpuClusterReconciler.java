@@ -27,6 +27,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingConfigurationBuilder;
 import io.javaoperatorsdk.operator.processing.event.source.polling.PerResourcePollingEventSource;
@@ -70,12 +71,14 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   private final MeterRegistry metrics;
   private final KubernetesClient client;
   private final ClusterPolicy policy;
+  private final ClusterReachability reachability;
 
   public GpuClusterReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, Clock clock, Duration period,
       MeterRegistry metrics) {
     this.client = client;
     this.policy = policy;
     this.metrics = metrics;
+    this.reachability = new ClusterReachability(metrics);
     this.hosts = hosts;
     this.clock = clock;
     this.period = period;
@@ -134,6 +137,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   public UpdateControl<GpuCluster> reconcile(GpuCluster cluster, Context<GpuCluster> context) {
     metrics.counter("srt_reconciles_total", "kind", "GpuCluster").increment();
     ProbeResult probe = context.getSecondaryResource(ProbeResult.class).orElse(null);
+    reachability.record(ResourceID.fromResource(cluster), probe == null ? null : probe.reachable());
     GpuClusterStatus old = cluster.getStatus();
     GpuClusterStatus s = new GpuClusterStatus();
     s.observedGeneration = cluster.getMetadata().getGeneration();
@@ -181,6 +185,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       return DeleteControl.noFinalizerRemoval().rescheduleAfter(IN_USE_RECHECK);
     }
     if (runs.isEmpty()) {
+      reachability.remove(ResourceID.fromResource(cluster));
       return DeleteControl.defaultDelete();
     }
     GpuClusterStatus s = cluster.getStatus() == null ? new GpuClusterStatus() : Mappers.json().convertValue(cluster.getStatus(), GpuClusterStatus.class);

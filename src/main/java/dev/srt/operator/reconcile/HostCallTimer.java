@@ -18,7 +18,8 @@ public final class HostCallTimer implements BackendRunHost.Calls {
   @Override
   public void finished(String operation, HostException.Kind failure, Duration took) {
     Timer.builder("srt_host_exec_seconds").description("Remote executions on GPU hosts")
-        .tag("operation", operation).tag("outcome", failure == null ? "ok" : failure.name().toLowerCase(Locale.ROOT))
+        .serviceLevelObjectives(HostExecBuckets.BOUNDS).tag("operation", operation)
+        .tag("outcome", failure == null ? "ok" : failure.name().toLowerCase(Locale.ROOT))
         .register(metrics).record(took);
   }
 }

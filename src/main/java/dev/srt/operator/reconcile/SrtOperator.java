@@ -37,7 +37,7 @@ public final class SrtOperator implements AutoCloseable {
       o.withKubernetesClient(client).withUseSSAToPatchPrimaryResource(false).withCloseClientOnStop(false)
           // JOSDK's reconcile timers and counters, per controller: per-resource series would grow
           // with the number of comparisons and outlive them.
-          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics));
+          .withMetrics(new ReconcileMetrics(MicrometerMetrics.withoutPerResourceMetrics(metrics), metrics));
       if (settings.leaderElectionNamespace() != null) {
         // Losing the lease while running ends the process (a restarted pod campaigns again); losing
         // it because we are shutting down must not call System.exit from the shutdown hook.
@@ -63,8 +63,8 @@ public final class SrtOperator implements AutoCloseable {
         c.settingNamespaces(settings.namespaces());
       }
     });
-    Gauge.builder("srt_tracked_runs", comparisons.observations(), RunObservations::trackedCount)
-        .description("Runs being observed on GPU hosts").register(metrics);
+    Gauge.builder("srt_runs_in_flight", comparisons.observations(), RunObservations::trackedCount)
+        .description("Runs submitted and not yet ended, observed on GPU hosts").register(metrics);
   }
 
   public void start() {

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * The only writer of a RouterComparison's conditions and summary fields. Pure: from what the
  * reconciler knows (spec problems, cluster reachability, the arms' statuses) it derives {@code
  * phase}, {@code armsSummary}, {@code currentArm}, {@code message} and the conditions SpecValid,
- * ClusterReachable, Ready, Complete and Degraded, keeping each condition's lastTransitionTime
+ * ClusterReachable, Ready, Complete, Failed and Degraded, keeping each condition's lastTransitionTime
  * unless its status flips.
  */
 public final class StatusAggregator {
@@ -25,6 +25,7 @@ public final class StatusAggregator {
   public static final String CLUSTER_REACHABLE = "ClusterReachable";
   public static final String READY = "Ready";
   public static final String COMPLETE = "Complete";
+  public static final String FAILED = "Failed";
   public static final String DEGRADED = "Degraded";
 
   /** What the cluster's last probe or poll said; {@code reachable} null when not known yet. */
@@ -93,8 +94,16 @@ public final class StatusAggregator {
         cluster.reason(), cluster.message(), gen, now);
 
     String currentDetail = current == null ? null : "arm " + current.name + ": " + detail(current);
+    boolean complete = !arms.isEmpty() && succeeded == arms.size();
+    boolean finishedFailed = !complete && !failed.isEmpty() && !inFlight && allDone;
+    // Ready is the summary kstatus-based tools and Argo CD wait for: True once every run succeeded
+    // (as Complete), or while the arm in flight serves; a failed comparison is not Ready.
     if (current != null && current.phase().serving()) {
       Conditions.set(s.conditions, READY, Conditions.TRUE, ConditionReason.ArmServing, currentDetail, gen, now);
+    } else if (complete) {
+      Conditions.set(s.conditions, READY, Conditions.TRUE, ConditionReason.AllArmsSucceeded, "all " + succeeded + " arms succeeded", gen, now);
+    } else if (finishedFailed) {
+      Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.ArmFailed, names(failed) + " failed", gen, now);
     } else if (in.suspended()) {
       Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.Suspended, "spec.suspend is true", gen, now);
     } else if (current != null) {
@@ -103,17 +112,19 @@ public final class StatusAggregator {
       Conditions.set(s.conditions, READY, Conditions.FALSE, ConditionReason.NoArmRunning, "no arm is running", gen, now);
     }
 
-    boolean complete = !arms.isEmpty() && succeeded == arms.size();
     if (complete) {
       Conditions.set(s.conditions, COMPLETE, Conditions.TRUE, ConditionReason.AllArmsSucceeded, "all " + succeeded + " arms succeeded"
           + (repetitions > 1 ? " (" + repetitions + " runs each)" : ""), gen, now);
-    } else if (!failed.isEmpty() && !inFlight && allDone) {
+    } else if (finishedFailed) {
       Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, ConditionReason.ArmFailed, names(failed) + " failed", gen, now);
     } else {
       long remaining = arms.size() - succeeded;
       Conditions.set(s.conditions, COMPLETE, Conditions.FALSE, ConditionReason.ArmsRemaining,
           remaining + " of " + arms.size() + " arms have not succeeded yet", gen, now);
     }
+    // A Job's pair: Complete or Failed turns True once, at the end (kubectl wait --for=condition=Failed).
+    Conditions.set(s.conditions, FAILED, finishedFailed ? Conditions.TRUE : Conditions.FALSE, finishedFailed ? ConditionReason.ArmFailed : ConditionReason.NoArmFailed,
+        finishedFailed ? names(failed) + " failed" : "no finished arm failed", gen, now);
 
     boolean unreachable = Boolean.FALSE.equals(cluster.reachable());
     if (in.deletionMessage() != null) {

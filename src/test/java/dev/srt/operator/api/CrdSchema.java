@@ -305,7 +305,7 @@ final class CrdSchema {
 
   /**
    * What the API server's structural schema rejects in the document, as {@code path: keyword}
-   * (keywords: type, required, unknown, minItems, maxItems, minimum, maximum, minLength, maxLength).
+   * (keywords: type, required, unknown, minItems, maxItems, minimum, maximum, minLength, maxLength, enum).
    * Unknown fields count as errors, as with kubectl's default strict field validation.
    */
   List<String> structuralProblems(JsonNode doc) {
@@ -377,6 +377,9 @@ final class CrdSchema {
       }
       if (schema.has("maxLength") && length > schema.get("maxLength").asInt()) {
         out.add(path + ": maxLength");
+      }
+      if (schema.has("enum") && java.util.stream.StreamSupport.stream(schema.get("enum").spliterator(), false).noneMatch(value::equals)) {
+        out.add(path + ": enum");
       }
     }
   }

@@ -170,7 +170,7 @@ class ApplyCommandIT {
       String applied = table.stream().filter(l -> l.strip().startsWith(arm + " ")).findFirst().orElseThrow();
       assertThat(reported).anySatisfy(row -> assertThat(row.strip()).isEqualTo(applied.strip()));
     }
-    Result json = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--json", "--arm", "dynamo-kv-policy");
+    Result json = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "-o", "json", "--arm", "dynamo-kv-policy");
     assertThat(json.code()).as(json.toString()).isZero();
     var report = dev.srt.operator.emulator.Json.parse(json.out());
     assertThat(report.path("comparison").asText()).isEqualTo("qwen3-32b-routers");
@@ -190,7 +190,7 @@ class ApplyCommandIT {
 
     // The report people look at: one self-contained page, and the same tables in Markdown.
     Path page = tmp.resolve("report.html");
-    Result pretty = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "--markdown", "--html", page.toString());
+    Result pretty = report("-f", COMPARISON.toString(), "--cluster", cluster("").toString(), "-o", "markdown", "--html", page.toString());
     assertThat(pretty.code()).as(pretty.toString()).isZero();
     assertThat(pretty.out()).contains("## Router comparison qwen3-32b-routers", "### Verdicts against sgl-router", "### Runs");
     for (String runId : runIds) {
@@ -308,7 +308,7 @@ class ApplyCommandIT {
         .containsExactly("cache-aware", "round-robin", "shedding", "cache-aware", "round-robin", "shedding", "cache-aware",
             "round-robin", "shedding");
     assertThat(r.out()).contains("round-robin  run 3/3");
-    Result json = report("-f", comparison.toString(), "--cluster", cluster("").toString(), "--json");
+    Result json = report("-f", comparison.toString(), "--cluster", cluster("").toString(), "-o", "json");
     var report = dev.srt.operator.emulator.Json.parse(json.out());
     java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> verdicts = new java.util.HashMap<>();
     report.path("verdicts").forEach(v -> verdicts.put(v.path("arm").asText() + " " + v.path("metric").asText(), v));
@@ -460,19 +460,28 @@ class ApplyCommandIT {
 
     // Its logs, from the run directory: the list, the end of the script's own log, a missing one.
     String clusterFile = cluster("env: {SRT_EMULATOR_FAIL_HEALTH: \"1\"}").toString();
-    Result list = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router");
+    Result list = run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router");
     assertThat(list.code()).as(list.toString()).isZero();
     // the router starts only once every worker serves: this run never got that far
     assertThat(list.out().lines()).contains("script.log", "worker-0.log", "worker-1.log").doesNotContain("router.log");
-    Result script = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "script",
+    Result script = run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "script",
         "--tail", "3");
     assertThat(script.code()).as(script.toString()).isZero();
     assertThat(script.out().lines()).hasSize(3).last().asString().contains("finished: failed");
     assertThat(script.err()).contains("run " + runIds.get(0) + " of arm sgl-router");
-    Result missing = run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "sidecar-0");
+    Result missing = run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--process", "sidecar-0");
     assertThat(missing.code()).isEqualTo(1);
-    assertThat(missing.err()).contains("sidecar-0.log");
-    assertThat(run("logs", "-f", comparison.toString(), "--cluster", clusterFile, "--arm", "dynamo-kv").err()).contains("has no run");
+    assertThat(missing.err()).contains("no log of sidecar-0; its logs: ").contains("script, ").contains("worker-0");
+    // a run by its id, and --follow of a run that has ended: the last lines, then it returns
+    Result byId = run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--run", runIds.get(0),
+        "--process", "script", "--tail", "1");
+    assertThat(byId.out().lines()).singleElement().asString().contains("finished: failed");
+    assertThat(run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "--run", "r00000000").err())
+        .contains("has no run r00000000");
+    Result followed = run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "sgl-router", "-f", "--tail", "2");
+    assertThat(followed.code()).as(followed.toString()).isZero();
+    assertThat(followed.out().lines()).hasSize(2).last().asString().contains("finished: failed");
+    assertThat(run("logs", "--filename", comparison.toString(), "--cluster", clusterFile, "--arm", "dynamo-kv").err()).contains("has no run");
   }
 
   /**

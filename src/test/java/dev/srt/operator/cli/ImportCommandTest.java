@@ -40,7 +40,7 @@ class ImportCommandTest {
     recipes("64").forEach(p -> args.add(p.toString()));
     Path out = tmp.resolve("comparison.yaml");
     Path cluster = tmp.resolve("cluster.yaml");
-    args.addAll(List.of("-o", out.toString(), "--name", "qwen3-32b-routers", "--cluster-out", cluster.toString()));
+    args.addAll(List.of("--out-file", out.toString(), "--name", "qwen3-32b-routers", "--cluster-out", cluster.toString()));
     ValidateCommandTest.Run r = ValidateCommandTest.run(args.toArray(String[]::new));
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out()).isEmpty();
@@ -66,7 +66,7 @@ class ImportCommandTest {
   void theGatewayExampleIsTheImportOfItsRecipes() throws IOException {
     Path out = tmp.resolve("gateway-vs-dynamo.yaml");
     ValidateCommandTest.Run r = ValidateCommandTest.run("import", "examples/srtctl/gateway-vs-dynamo/gateway.yaml",
-        "examples/srtctl/gateway-vs-dynamo/dynamo-kv.yaml", "--name", "qwen3-32b-gateway-vs-dynamo", "-o", out.toString());
+        "examples/srtctl/gateway-vs-dynamo/dynamo-kv.yaml", "--name", "qwen3-32b-gateway-vs-dynamo", "--out-file", out.toString());
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(Files.readString(out)).as("regenerate with the command in the example's first lines")
         .isEqualTo(Files.readString(Path.of("examples/gateway-vs-dynamo-imported.yaml")));
@@ -81,7 +81,7 @@ class ImportCommandTest {
     List<String> args = new ArrayList<>(List.of("import"));
     recipes.forEach(p -> args.add(p.toString()));
     Path out = tmp.resolve("comparison.yaml");
-    args.addAll(List.of("-o", out.toString()));
+    args.addAll(List.of("--out-file", out.toString()));
     ValidateCommandTest.Run r = ValidateCommandTest.run(args.toArray(String[]::new));
     assertThat(r.code()).isEqualTo(1);
     assertThat(out).doesNotExist();

@@ -62,7 +62,7 @@ class ImportedRecipesIT {
       args.add(p.toString());
     }
     Path comparison = tmp.resolve("comparison.yaml");
-    args.addAll(List.of("--name", "imported", "-o", comparison.toString()));
+    args.addAll(List.of("--name", "imported", "--out-file", comparison.toString()));
     Run imported = run(args);
     assertThat(imported.code()).as(imported.toString()).isZero();
 

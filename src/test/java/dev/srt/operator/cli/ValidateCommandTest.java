@@ -52,13 +52,16 @@ class ValidateCommandTest {
 
   @Test
   void theExamplesAreValid() {
-    Run r = run("validate", "-f", SLURM, "-f", COMPARISON, "-f", DIRECT);
+    Run r = run("validate", "-f", SLURM, "-f", COMPARISON);
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.outLines()).containsExactly(
-        "valid: RouterComparison qwen3-32b-routers (3 arms)",
-        "valid: GpuCluster h100-box (slurm)",
-        "valid: GpuCluster h100-box (direct)");
+        "valid: RouterComparison qwen3-32b-routers (3 arms, on GpuCluster h100-box)",
+        "valid: GpuCluster h100-box (slurm)");
     assertThat(r.err()).isEmpty();
+    // the same comparison on the direct host, given as --cluster
+    Run direct = run("validate", "-f", COMPARISON, "--cluster", DIRECT);
+    assertThat(direct.code()).as(direct.toString()).isZero();
+    assertThat(direct.outLines()).contains("valid: GpuCluster h100-box (direct)");
   }
 
   @Test
@@ -95,7 +98,7 @@ class ValidateCommandTest {
     Run ok = run("validate", "-f", both.toString());
     assertThat(ok.code()).as(ok.toString()).isZero();
     assertThat(ok.outLines()).containsExactly(
-        "valid: RouterComparison qwen3-32b-routers (3 arms)", "valid: GpuCluster h100-box (direct)");
+        "valid: RouterComparison qwen3-32b-routers (3 arms, on GpuCluster h100-box)", "valid: GpuCluster h100-box (direct)");
 
     // The cluster in the first document is used by the comparison in the second, and the line
     // counts from the top of the file.

@@ -36,7 +36,7 @@ class BadInputTest {
   }
 
   private List<String> render() {
-    return List.of("render", "-o", dir.resolve("out").toString());
+    return List.of("render", "--out-dir", dir.resolve("out").toString());
   }
 
   record Run(int code, String out, String err) {}

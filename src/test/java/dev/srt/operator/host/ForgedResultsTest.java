@@ -17,6 +17,8 @@ import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.reconcile.ArmResultGauges;
 import dev.srt.operator.reconcile.HostCallTimer;
+import dev.srt.operator.reconcile.ResultSeries;
+import dev.srt.operator.verdict.Metric;
 import dev.srt.operator.reconcile.RunObservations;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -192,7 +194,7 @@ class ForgedResultsTest {
   }
 
   private static List<String> metricLabels(SimpleMeterRegistry registry) {
-    return registry.find(ArmResultGauges.NAME).gauges().stream().map(g -> g.getId().getTag("metric")).toList();
+    return registry.getMeters().stream().flatMap(m -> ResultSeries.metricOf(m.getId()).stream()).map(Metric::key).toList();
   }
 
   // ---- the operator's path: poller, state machine, gauges ----
@@ -227,7 +229,7 @@ class ForgedResultsTest {
       assertThat(strings(status.results)).isEqualTo(plain(expectedFromFiles()));
       assertThat(status.resultFiles).containsExactly("results/bench-serving.jsonl");
       assertThat(metricLabels(registry)).containsExactlyInAnyOrderElementsOf(expectedFromFiles().keySet());
-      assertThat(registry.find(ArmResultGauges.NAME).tag("metric", "request_throughput").gauge().value()).isEqualTo(20.103553);
+      assertThat(registry.find("srt_arm_request_throughput").gauge().value()).isEqualTo(20.103553);
       // the reading was one command, timed like every remote execution
       assertThat(registry.find("srt_host_exec_seconds").tag("operation", "results").timer().count()).isEqualTo(1);
     }

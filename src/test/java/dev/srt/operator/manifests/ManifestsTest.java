@@ -193,17 +193,7 @@ class ManifestsTest {
   @Test
   void kustomizeBuildRendersEverything() throws Exception {
     assumeTrue(onPath("kubectl"), "kubectl not installed");
-    Process p = new ProcessBuilder("kubectl", "kustomize", MANIFESTS.toString()).redirectErrorStream(false).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as("kubectl kustomize: %s", err).isZero();
-
-    Map<String, JsonNode> byKindName = new LinkedHashMap<>();
-    try (var parser = YAML.getFactory().createParser(out)) {
-      YAML.readValues(parser, JsonNode.class).forEachRemaining(d ->
-          byKindName.put(d.path("kind").asText() + "/" + d.path("metadata").path("name").asText(), d));
-    }
+    Map<String, JsonNode> byKindName = dev.srt.operator.testinfra.Kustomize.build(MANIFESTS);
     assertThat(byKindName.keySet()).containsExactlyInAnyOrder(
         "Namespace/" + NAMESPACE, "ServiceAccount/srt-operator", "ClusterRole/srt-operator",
         "ClusterRoleBinding/srt-operator", "Role/srt-operator-leader-election",
@@ -285,7 +275,14 @@ class ManifestsTest {
     assertThat(kinds(docs.get("role.yaml"))).containsExactly("Role", "RoleBinding");
     assertThat(kinds(docs.get("leader-election-role.yaml"))).containsExactly("Role", "RoleBinding");
     assertThat(docs.keySet()).containsExactlyInAnyOrder("serviceaccount.yaml", "clusterrole.yaml", "role.yaml",
-        "leader-election-role.yaml", "deployment.yaml");
+        "leader-election-role.yaml", "deployment.yaml", "metrics-service.yaml", "servicemonitor.yaml", "podmonitor.yaml",
+        "prometheusrule.yaml", "dashboard-configmap.yaml");
+    // the monitoring bundle (manifests/monitoring; MonitoringBundleTest)
+    assertThat(kinds(docs.get("metrics-service.yaml"))).containsExactly("Service");
+    assertThat(kinds(docs.get("servicemonitor.yaml"))).containsExactly("ServiceMonitor");
+    assertThat(kinds(docs.get("podmonitor.yaml"))).containsExactly("PodMonitor");
+    assertThat(kinds(docs.get("prometheusrule.yaml"))).containsExactly("PrometheusRule");
+    assertThat(kinds(docs.get("dashboard-configmap.yaml"))).containsExactly("ConfigMap");
     assertThat(kinds(docs.get("deployment.yaml"))).containsExactly("Deployment");
     for (List<JsonNode> list : docs.values()) {
       for (JsonNode d : list) {

@@ -35,7 +35,8 @@ class ArmResultGaugesTest {
   }
 
   private Double value(String comparison, String arm, String metric) {
-    var g = registry.find(ArmResultGauges.NAME).tags("comparison", comparison, "arm", arm, "metric", metric).gauge();
+    var series = ResultSeries.of(Metric.of(metric).orElseThrow()).orElseThrow();
+    var g = registry.find(series.name()).tags("comparison", comparison, "arm", arm).tags(series.tags()).gauge();
     return g == null ? null : g.value();
   }
 
@@ -49,9 +50,12 @@ class ArmResultGaugesTest {
 
     assertThat(value("qwen", "sgl-router", "request_throughput")).isEqualTo(156.5);
     assertThat(value("qwen", "sgl-router", "engine_cache_hit_rate")).isEqualTo(0.511);
+    assertThat(registry.find("srt_arm_engine_cache_hit_ratio").tags("namespace", "bench", "comparison", "qwen", "arm", "sgl-router")
+        .gauge().value()).isEqualTo(0.511);
     assertThat(value("qwen", "sgl-router", "mean_ttft_ms")).as("not a finite number").isNull();
     assertThat(value("other", "sgl-router", "request_throughput")).isEqualTo(99.0);
-    assertThat(registry.find(ArmResultGauges.NAME).tag("namespace", "bench").gauges()).hasSize(3);
+    assertThat(registry.getMeters()).filteredOn(m -> m.getId().getName().startsWith("srt_arm_"))
+        .filteredOn(m -> "bench".equals(m.getId().getTag("namespace"))).hasSize(3);
 
     // A rerun's new results replace the old ones; deletion removes the comparison's series.
     gauges.update(qwen, List.of(arm("sgl-router", "request_throughput", "160.0")));

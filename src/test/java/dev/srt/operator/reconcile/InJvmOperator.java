@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,13 +37,18 @@ final class InJvmOperator implements AutoCloseable {
   final SrtOperator operator;
 
   InJvmOperator(TestHosts.SshTarget ssh) throws Exception {
+    this(ssh, new SimpleMeterRegistry());
+  }
+
+  /** The operator with its meters in {@code metrics} (what {@code /metrics} serves). */
+  InJvmOperator(TestHosts.SshTarget ssh, MeterRegistry metrics) throws Exception {
     assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the emulator").exists();
     host = EmulatedSlurmHost.install("srt-faults-");
     base = host.base;
     api = new MockApiServer();
     client = api.client;
     client.secrets().inNamespace(NS).resource(keySecret(ssh.keyFile(), ssh.knownHostsFile())).create();
-    operator = new SrtOperator(client, new ClusterConnections(client, new SimpleMeterRegistry()), new SimpleMeterRegistry(),
+    operator = new SrtOperator(client, new ClusterConnections(client, metrics), metrics,
         new SrtOperator.Settings(Set.of(), null, Duration.ofSeconds(10), Duration.ofMillis(500), new ClusterPolicy(false)));
     operator.start();
   }

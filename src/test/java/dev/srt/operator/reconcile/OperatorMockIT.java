@@ -164,8 +164,10 @@ class OperatorMockIT {
         .findFirst().orElseThrow(), script -> assertThat(script).startsWith("#!/bin/bash"));
 
     // The results are gauges on the operator's /metrics too.
-    assertThat(registry.find("srt_arm_result").tags("comparison", "qwen3-32b-routers", "arm", "dynamo-kv-policy",
-        "metric", "engine_cache_hit_rate").gauge()).isNotNull().extracting(g -> g.value()).isEqualTo(0.5);
+    assertThat(registry.find("srt_arm_engine_cache_hit_ratio").tags("comparison", "qwen3-32b-routers", "arm", "dynamo-kv-policy")
+        .gauge()).isNotNull().extracting(g -> g.value()).isEqualTo(0.5);
+    assertThat(registry.find("srt_arm_ttft_seconds").tags("arm", "dynamo-kv-policy", "stat", "mean").gauge().value())
+        .isCloseTo(0.3902, org.assertj.core.data.Offset.offset(1e-9));
     // `srt-operator report --kube` prints the comparison's table from this status.
     java.nio.file.Path kubeconfig = java.nio.file.Files.createTempFile("kubeconfig", ".yaml");
     java.nio.file.Files.writeString(kubeconfig, api.kubeconfig(NS));

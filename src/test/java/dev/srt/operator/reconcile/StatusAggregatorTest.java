@@ -64,7 +64,10 @@ class StatusAggregatorTest {
     assertThat(s.phase).isEqualTo("Succeeded");
     assertThat(s.armsSummary).isEqualTo("2/2");
     assertThat(condition(s, "Complete").getStatus()).isEqualTo("True");
-    assertThat(condition(s, "Ready").getReason()).isEqualTo("NoArmRunning");
+    // a finished comparison reads as good: Ready, as kstatus-based tools and Argo CD wait for it
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("AllArmsSucceeded");
+    assertThat(condition(s, "Failed").getStatus()).isEqualTo("False");
   }
 
   @Test
@@ -76,6 +79,11 @@ class StatusAggregatorTest {
     assertThat(condition(s, "Degraded").getReason()).isEqualTo("ArmFailed");
     assertThat(condition(s, "Degraded").getMessage()).contains("worker-1 exited");
     assertThat(condition(s, "Complete").getReason()).isEqualTo("ArmFailed");
+    // as a Job: Failed=True at the end, and not Ready
+    assertThat(condition(s, "Failed").getStatus()).isEqualTo("True");
+    assertThat(condition(s, "Failed").getMessage()).contains("a failed");
+    assertThat(condition(s, "Ready").getStatus()).isEqualTo("False");
+    assertThat(condition(s, "Ready").getReason()).isEqualTo("ArmFailed");
 
     var problems = List.of(Problem.error("spec.arms[0].name", "duplicate arm name a"), Problem.error("spec.dynamo.hash", "must be a full 40-hex commit"));
     RouterComparisonStatus invalid = StatusAggregator.aggregate(null, new Inputs(2, problems, UP, false, List.of(arm("a", ArmPhase.Pending, 0, false)), null, null), T0);
