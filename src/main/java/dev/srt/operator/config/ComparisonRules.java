@@ -36,6 +36,8 @@ final class ComparisonRules {
       out.add(Problem.error("spec", "is required"));
       return out;
     }
+    // Closed sets first: the rules below (and the script bound, which plans) expect known values.
+    out.addAll(OneOfRules.check(spec, "spec"));
     out.addAll(BoundsRules.check(spec, cluster));
     if (spec.clusterRef == null || Rules.blank(spec.clusterRef.name)) {
       out.add(Problem.error("spec.clusterRef.name", "is required"));

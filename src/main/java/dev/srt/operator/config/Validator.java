@@ -47,8 +47,7 @@ public final class Validator {
    * cluster's own mode when it is not null.
    */
   public static List<Problem> validate(RouterComparison rc, GpuCluster cluster, Mode mode) {
-    List<Problem> out = new ArrayList<>(rc.getSpec() == null ? List.of() : OneOfRules.check(rc.getSpec(), "spec"));
-    out.addAll(ComparisonRules.check(rc, cluster, mode));
+    List<Problem> out = new ArrayList<>(ComparisonRules.check(rc, cluster, mode));
     if (rc.getSpec() != null) {
       out.addAll(MeasurementRules.check(rc.getSpec()));
     }

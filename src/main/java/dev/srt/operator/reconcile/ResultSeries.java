@@ -34,14 +34,24 @@ public final class ResultSeries {
     tokens(Metric.TOTAL_THROUGHPUT, "total");
     latency(Metric.MEAN_TTFT_MS, "srt_arm_ttft_seconds", "Time to first token", "mean");
     latency(Metric.MEDIAN_TTFT_MS, "srt_arm_ttft_seconds", "Time to first token", "median");
+    latency(Metric.P90_TTFT_MS, "srt_arm_ttft_seconds", "Time to first token", "p90");
     latency(Metric.P99_TTFT_MS, "srt_arm_ttft_seconds", "Time to first token", "p99");
     latency(Metric.MEAN_ITL_MS, "srt_arm_itl_seconds", "Inter-token latency", "mean");
+    latency(Metric.MEDIAN_ITL_MS, "srt_arm_itl_seconds", "Inter-token latency", "median");
+    latency(Metric.P90_ITL_MS, "srt_arm_itl_seconds", "Inter-token latency", "p90");
     latency(Metric.P99_ITL_MS, "srt_arm_itl_seconds", "Inter-token latency", "p99");
+    latency(Metric.MEAN_TPOT_MS, "srt_arm_tpot_seconds", "Time per output token", "mean");
+    latency(Metric.P99_TPOT_MS, "srt_arm_tpot_seconds", "Time per output token", "p99");
     latency(Metric.MEAN_E2E_LATENCY_MS, "srt_arm_e2e_latency_seconds", "End-to-end request latency", "mean");
+    latency(Metric.P99_E2E_LATENCY_MS, "srt_arm_e2e_latency_seconds", "End-to-end request latency", "p99");
+    put(Metric.GOODPUT, "srt_arm_goodput", "Requests per second that met spec.slo", Tags.empty(), 1);
+    put(Metric.GOODPUT_RATIO, "srt_arm_goodput_ratio", "Share of the completed requests that met spec.slo", Tags.empty(), 1);
     put(Metric.ENGINE_CACHE_HIT_RATE, "srt_arm_engine_cache_hit_ratio",
         "Prompt tokens the engines served from their prefix cache over all prompt tokens, during the benchmark", Tags.empty(), 1);
     put(Metric.WORKER_REQUESTS_MAX_OVER_MIN, "srt_arm_worker_requests_max_over_min_ratio",
         "Requests of the busiest worker over those of the idlest (1 is perfectly even)", Tags.empty(), 1);
+    put(Metric.WORKER_REQUESTS_MAX_OVER_MEAN, "srt_arm_worker_requests_max_over_mean_ratio",
+        "Requests of the busiest worker over the mean per worker (1 is perfectly even)", Tags.empty(), 1);
   }
 
   private ResultSeries() {}
@@ -67,7 +77,7 @@ public final class ResultSeries {
   }
 
   private static void latency(Metric metric, String name, String what, String stat) {
-    put(metric, name, what + " over the benchmark's requests: mean, median or 99th percentile (stat)",
+    put(metric, name, what + " over the benchmark's requests: mean, median, 90th or 99th percentile (stat)",
         Tags.of(Tag.of("stat", stat)), MS);
   }
 

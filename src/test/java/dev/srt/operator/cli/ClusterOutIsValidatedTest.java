@@ -28,7 +28,7 @@ class ClusterOutIsValidatedTest {
         .replace("sbatch_directives: {exclusive: \"\", comment: bench}", "sbatch_directives: {export: \"ALL,BASH_ENV=/tmp/evil.sh\"}"));
     Path out = dir.resolve("comparison.yaml");
     Path cluster = dir.resolve("cluster.yaml");
-    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "-o", out.toString(), "--cluster-out", cluster.toString());
+    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "--out-file", out.toString(), "--cluster-out", cluster.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(out).doesNotExist();
     assertThat(cluster).doesNotExist();
@@ -43,7 +43,7 @@ class ClusterOutIsValidatedTest {
   void whatItWritesIsWhatValidateAccepts() throws Exception {
     Path out = dir.resolve("comparison.yaml");
     Path cluster = dir.resolve("cluster.yaml");
-    ImportRun.Result r = ImportRun.run(Map.of(), ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE).toString(), "-o", out.toString(),
+    ImportRun.Result r = ImportRun.run(Map.of(), ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE).toString(), "--out-file", out.toString(),
         "--cluster-out", cluster.toString());
     assertThat(r.code()).as(r.err()).isZero();
     LoadedResources loaded = LoadedResources.load(List.of(out), cluster);
@@ -58,7 +58,7 @@ class ClusterOutIsValidatedTest {
   @Test
   void theComparisonIsValidatedAgainstTheClusterItIsWrittenWith() throws Exception {
     Path recipe = ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE.replace("gpus_per_node: 8", "gpus_per_node: 4"));
-    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "-o", dir.resolve("c.yaml").toString(), "--cluster-out",
+    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "--out-file", dir.resolve("c.yaml").toString(), "--cluster-out",
         dir.resolve("k.yaml").toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("spec.resources: aggWorkers x gpusPerWorker = 8 GPUs, more than aggNodes x gpusPerNode = 4 "

@@ -37,7 +37,7 @@ class ImportCopiesNoSecretsTest {
     Path recipe = ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE.replace("--ui none", "--ui none && aws s3 cp results s3://b/ "
         + "--secret \"$AWS_SECRET_ACCESS_KEY\""));
     Path out = dir.resolve("comparison.yaml");
-    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--name", "gw", "-o", out.toString());
+    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--name", "gw", "--out-file", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.all(out)).doesNotContain(SECRET);
     RouterComparison rc = written(out);
@@ -55,7 +55,7 @@ class ImportCopiesNoSecretsTest {
   void aSecretLookingNameCannotBeGivenWithEnv() throws Exception {
     Path recipe = ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE);
     Path out = dir.resolve("comparison.yaml");
-    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--env", "AWS_SECRET_ACCESS_KEY", "-o", out.toString());
+    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--env", "AWS_SECRET_ACCESS_KEY", "--out-file", out.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(out).doesNotExist();
     assertThat(r.err()).contains("--env AWS_SECRET_ACCESS_KEY looks like a secret").doesNotContain(SECRET);
@@ -67,7 +67,7 @@ class ImportCopiesNoSecretsTest {
         .replace("environment: {HF_HOME: /scratch/hf}", "environment: {HF_HOME: /scratch/hf, HF_TOKEN: \"${HF_TOKEN}\"}")
         .replace("env: {AIPERF_LOG: info}", "env: {AIPERF_LOG: info, WANDB_API_KEY: literal-" + SECRET + ", UPLOAD: $AWS_SECRET_ACCESS_KEY}"));
     Path out = dir.resolve("comparison.yaml");
-    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--name", "gw", "-o", out.toString());
+    ImportRun.Result r = ImportRun.run(ENVIRONMENT, recipe.toString(), "--name", "gw", "--out-file", out.toString());
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.all(out)).doesNotContain(SECRET);
     RouterComparison rc = written(out);

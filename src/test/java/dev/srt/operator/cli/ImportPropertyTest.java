@@ -128,7 +128,7 @@ class ImportPropertyTest {
     Files.writeString(file, Mappers.yaml().writeValueAsString(recipe));
     Path out = sub.resolve("comparison.yaml");
     Path cluster = sub.resolve("cluster.yaml");
-    ImportRun.Result r = ImportRun.run(ENVIRONMENT, file.toString(), "--env", "GIVEN", "--name", "fuzz", "-o", out.toString(),
+    ImportRun.Result r = ImportRun.run(ENVIRONMENT, file.toString(), "--env", "GIVEN", "--name", "fuzz", "--out-file", out.toString(),
         "--cluster-out", cluster.toString());
     String everything = r.all(out, cluster);
     for (String secret : SECRETS) {

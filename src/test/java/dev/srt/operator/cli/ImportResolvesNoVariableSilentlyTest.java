@@ -37,7 +37,7 @@ class ImportResolvesNoVariableSilentlyTest {
     Path recipe = recipe();
     Path out = dir.resolve("c.yaml");
     Path cluster = dir.resolve("cluster.yaml");
-    ImportRun.Result r = ImportRun.run(Map.of("X", VALUE), recipe.toString(), "-o", out.toString(), "--cluster-out", cluster.toString());
+    ImportRun.Result r = ImportRun.run(Map.of("X", VALUE), recipe.toString(), "--out-file", out.toString(), "--cluster-out", cluster.toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(out).doesNotExist();
     assertThat(cluster).doesNotExist();
@@ -50,7 +50,7 @@ class ImportResolvesNoVariableSilentlyTest {
 
   @Test
   void aVariableGivenButNotSetRefusesBeforeAnythingIsRead() throws Exception {
-    ImportRun.Result r = ImportRun.run(Map.of(), recipe().toString(), "--env", "X", "-o", dir.resolve("c.yaml").toString());
+    ImportRun.Result r = ImportRun.run(Map.of(), recipe().toString(), "--env", "X", "--out-file", dir.resolve("c.yaml").toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("--env X is not set in this environment");
     assertThat(dir.resolve("c.yaml")).doesNotExist();
@@ -60,7 +60,7 @@ class ImportResolvesNoVariableSilentlyTest {
   void givenWithEnvItIsResolvedAndWritten() throws Exception {
     Path out = dir.resolve("c.yaml");
     Path cluster = dir.resolve("cluster.yaml");
-    ImportRun.Result r = ImportRun.run(Map.of("X", VALUE), recipe().toString(), "--env", "X", "-o", out.toString(),
+    ImportRun.Result r = ImportRun.run(Map.of("X", VALUE), recipe().toString(), "--env", "X", "--out-file", out.toString(),
         "--cluster-out", cluster.toString());
     assertThat(r.code()).as(r.err()).isZero();
     LoadedResources loaded = LoadedResources.load(List.of(out, cluster));
@@ -75,7 +75,7 @@ class ImportResolvesNoVariableSilentlyTest {
   @Test
   void aSecretLookingVariableInsideAValueIsNeverResolved() throws Exception {
     Path recipe = ImportRun.write(dir, "arm.yaml", ImportRun.RECIPE.replace("path: /models/Qwen3-32B-FP8", "path: \"/models/${API_KEY}\""));
-    ImportRun.Result r = ImportRun.run(Map.of("API_KEY", VALUE), recipe.toString(), "-o", dir.resolve("c.yaml").toString());
+    ImportRun.Result r = ImportRun.run(Map.of("API_KEY", VALUE), recipe.toString(), "--out-file", dir.resolve("c.yaml").toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).doesNotContain(VALUE)
         .contains(recipe + ":2: model.path: $API_KEY looks like a secret: it is never resolved into the comparison");
@@ -86,7 +86,7 @@ class ImportResolvesNoVariableSilentlyTest {
   void noRefusalEchoesAResolvedValue() throws Exception {
     String relative = "relative/models/" + "m".repeat(120); // longer than a message shows: cut there too
     Path recipe = ImportRun.write(dir, "e.yaml", ImportRun.RECIPE.replace("path: /models/Qwen3-32B-FP8", "path: $MODEL_DIR"));
-    ImportRun.Result r = ImportRun.run(Map.of("MODEL_DIR", relative), recipe.toString(), "--env", "MODEL_DIR", "-o",
+    ImportRun.Result r = ImportRun.run(Map.of("MODEL_DIR", relative), recipe.toString(), "--env", "MODEL_DIR", "--out-file",
         dir.resolve("c.yaml").toString());
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).contains("spec.model.path: must be an absolute host path, not ${MODEL_DIR}")

@@ -31,7 +31,7 @@ class RecipeFileNameAddsNoYamlDocumentTest {
       Files.createDirectories(recipe.getParent());
       Files.writeString(recipe, ImportRun.RECIPE);
       Path out = sub.resolve("comparison.yaml");
-      ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "--name", "gw", "-o", out.toString());
+      ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "--name", "gw", "--out-file", out.toString());
       assertThat(r.code()).as(r.err()).isZero();
       String written = Files.readString(out);
       assertThat(written.lines().limit(2)).as("the provenance: its header and one line").last().asString()
@@ -48,7 +48,7 @@ class RecipeFileNameAddsNoYamlDocumentTest {
   @Test
   void escapesAndControlCharactersInAFileNameArePrintedEscaped() throws Exception {
     Path recipe = ImportRun.write(dir, "arm\u001b]0;owned\u0007\u001b[2J.yaml", ImportRun.RECIPE.replace("container: lmsysorg/sglang:dev}", "container: lmsysorg/sglang:dev, precision: fp8}"));
-    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "-o", dir.resolve("c.yaml").toString());
+    ImportRun.Result r = ImportRun.run(Map.of(), recipe.toString(), "--out-file", dir.resolve("c.yaml").toString());
     assertThat(r.err()).doesNotContain("\u001b").doesNotContain("\u0007").contains("arm\\u001B]0;owned\\u0007\\u001B[2J.yaml");
     assertThat(Files.readString(dir.resolve("c.yaml"))).doesNotContain("\u001b");
   }

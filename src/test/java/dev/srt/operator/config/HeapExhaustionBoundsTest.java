@@ -164,7 +164,7 @@ class HeapExhaustionBoundsTest {
       List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
           "-cp", System.getProperty("java.class.path"), "dev.srt.operator.cli.Main", command, "-f", file.toString()));
       if (command.equals("render")) {
-        argv.addAll(List.of("--arm", "router", "--mode", "slurm", "-o", dir.resolve("out").toString()));
+        argv.addAll(List.of("--arm", "router", "--mode", "slurm", "--out-dir", dir.resolve("out").toString()));
       }
       Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -158,7 +158,7 @@ class RepetitionsTest {
   }
 
   @Test
-  void tenArmsOfTwentyRunsStayWellUnderTheStatusSizeLimit() throws Exception {
+  void tenArmsOfTwentyRunsWithEveryMetricStayUnderTheStatusSizeLimit() throws Exception {
     rc = comparison("{repetitions: 20}");
     RouterComparisonStatus s = new RouterComparisonStatus();
     for (int a = 0; a < 10; a++) {
@@ -182,6 +182,7 @@ class RepetitionsTest {
     }
     byte[] json = Mappers.json().writeValueAsString(s).getBytes(StandardCharsets.UTF_8);
     assertThat(s.arms.get(0).runs).hasSize(20).allSatisfy((ArmRun r) -> assertThat(r.results).isNotNull());
-    assertThat(json.length).as("status bytes").isLessThan(256 * 1024 * 3 / 4);
+    // Every one of the 27 metrics set in every run: the worst case of today's status; numbers keep 6 digits.
+    assertThat(json.length).as("status bytes").isLessThan(256 * 1024);
   }
 }
