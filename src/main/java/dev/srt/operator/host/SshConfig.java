@@ -29,7 +29,7 @@ public record SshConfig(SshEndpoint target, List<SshEndpoint> jumps, Duration co
   /** A direct connection with an unencrypted key (the tests' and the simplest sites' case). */
   public SshConfig(String host, int port, String user, byte[] privateKey, byte[] knownHosts,
       boolean insecureSkipHostKeyVerification, Duration connectTimeout, Duration keepaliveInterval) {
-    this(new SshEndpoint(host, port, user, new SshIdentity.PrivateKey("the private key",
+    this(new SshEndpoint(host, port, user, new SshIdentity.PrivateKey("the private key of " + user + "@" + host,
         Objects.requireNonNull(privateKey, "privateKey"), null), knownHosts, insecureSkipHostKeyVerification),
         List.of(), connectTimeout, keepaliveInterval);
   }
@@ -39,7 +39,7 @@ public record SshConfig(SshEndpoint target, List<SshEndpoint> jumps, Duration co
       Path knownHostsFile, boolean insecureSkipHostKeyVerification, Duration connectTimeout,
       Duration keepaliveInterval) throws IOException {
     byte[] known = knownHostsFile == null ? null : Files.readAllBytes(knownHostsFile);
-    SshIdentity key = new SshIdentity.PrivateKey(privateKeyFile.toString(), Files.readAllBytes(privateKeyFile), null);
+    SshIdentity key = new SshIdentity.PrivateKey("the private key " + privateKeyFile, Files.readAllBytes(privateKeyFile), null);
     return new SshConfig(new SshEndpoint(host, port, user, key, known, insecureSkipHostKeyVerification), List.of(),
         connectTimeout, keepaliveInterval);
   }

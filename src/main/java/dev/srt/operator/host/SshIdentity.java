@@ -11,7 +11,10 @@ import java.util.Objects;
  */
 public sealed interface SshIdentity permits SshIdentity.PrivateKey, SshIdentity.Agent {
 
-  /** Where the key comes from, e.g. "Secret h100-ssh key id_ed25519" or "/home/me/.ssh/id_ed25519". */
+  /**
+   * The key as messages name it, e.g. "the private key of Secret h100-ssh, key id_ed25519", "the
+   * private key /home/me/.ssh/id_ed25519" or "the keys of the ssh-agent at /tmp/ssh-x/agent.1".
+   */
   String source();
 
   /**
@@ -56,7 +59,7 @@ public sealed interface SshIdentity permits SshIdentity.PrivateKey, SshIdentity.
 
     @Override
     public String toString() {
-      return "private key " + source + (passphrase == null ? "" : " (with passphrase)");
+      return source + (passphrase == null ? "" : " (with passphrase)");
     }
   }
 
@@ -68,7 +71,7 @@ public sealed interface SshIdentity permits SshIdentity.PrivateKey, SshIdentity.
 
     @Override
     public String source() {
-      return "the ssh-agent at " + socket;
+      return "the keys of the ssh-agent at " + socket;
     }
 
     @Override

@@ -139,7 +139,7 @@ public final class SshTransport implements Transport {
       try {
         jsch.addIdentity(IDENTITY_NAME, bytes, null, null);
       } catch (JSchException e) {
-        throw new HostException(HostException.Kind.AUTH, who + ": the private key " + key.source()
+        throw new HostException(HostException.Kind.AUTH, who + ": " + key.source()
             + " cannot be read (expected an OpenSSH or PEM key: ed25519, ECDSA or RSA)");
       }
       for (Identity loaded : jsch.getIdentityRepository().getIdentities()) {
@@ -147,12 +147,12 @@ public final class SshTransport implements Transport {
           continue;
         }
         if (passphrase == null) {
-          throw new HostException(HostException.Kind.AUTH, who + ": the private key " + key.source()
+          throw new HostException(HostException.Kind.AUTH, who + ": " + key.source()
               + " is passphrase-protected and no passphrase was given (privateKeyPassphraseSecretRef for the operator, "
               + "privateKeyPassphraseEnv for the CLI)");
         }
         if (!decrypt(loaded, passphrase)) {
-          throw new HostException(HostException.Kind.AUTH, who + ": wrong passphrase for the private key " + key.source());
+          throw new HostException(HostException.Kind.AUTH, who + ": wrong passphrase for " + key.source());
         }
       }
     } finally {
@@ -179,11 +179,11 @@ public final class SshTransport implements Transport {
         throw new HostException(HostException.Kind.AUTH, who + ": no ssh-agent answers at " + agent.socket());
       }
       if (keys.getIdentities().isEmpty()) {
-        throw new HostException(HostException.Kind.AUTH, who + ": " + agent.source() + " holds no key (add one with ssh-add)");
+        throw new HostException(HostException.Kind.AUTH, who + ": the ssh-agent at " + agent.socket() + " holds no key (add one with ssh-add)");
       }
       return keys;
     } catch (AgentProxyException | RuntimeException e) {
-      throw new HostException(HostException.Kind.AUTH, who + ": cannot use " + agent.source() + ": " + e.getMessage());
+      throw new HostException(HostException.Kind.AUTH, who + ": cannot use the ssh-agent at " + agent.socket() + ": " + e.getMessage());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.SshSpec;
 import dev.srt.operator.config.Problem;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.Optional;
  */
 public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer preparer) {
   public static final String LOCAL_TRANSPORT_NOT_ALLOWED = "LocalTransportNotAllowed";
+  /** The ssh block names files or nothing where the operator needs Secrets. */
+  public static final String SSH_SECRET_REQUIRED = "SshSecretRequired";
 
   public ClusterPolicy(boolean allowLocalTransport) {
     this(allowLocalTransport, ClusterPreparer.NONE);
@@ -29,6 +32,15 @@ public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer prepare
     if (cluster.getSpec() != null && cluster.getSpec().isLocal() && !allowLocalTransport) {
       return Optional.of(new Refusal(LOCAL_TRANSPORT_NOT_ALLOWED, "spec.transport: local would run scripts inside the "
           + "operator's own pod; the operator was not started with --allow-local-transport (use transport: ssh)"));
+    }
+    SshSpec ssh = cluster.getSpec() == null || cluster.getSpec().isLocal() ? null : cluster.getSpec().ssh;
+    if (ssh != null && ssh.privateKeySecretRef == null) {
+      return Optional.of(new Refusal(SSH_SECRET_REQUIRED, "spec.ssh.privateKeySecretRef: the operator reads the SSH key "
+          + "from a Secret (privateKeyFile and the ssh-agent are for the CLI)"));
+    }
+    if (ssh != null && ssh.knownHostsSecretRef == null && !Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification)) {
+      return Optional.of(new Refusal(SSH_SECRET_REQUIRED, "spec.ssh.knownHostsSecretRef: the operator reads known_hosts "
+          + "from a Secret (knownHostsFile and ~/.ssh/known_hosts are for the CLI)"));
     }
     return Optional.empty();
   }

@@ -79,7 +79,7 @@ class ClusterConnectionsTest {
     // Every opening waits until all eight are opening at once: a lock shared between clusters
     // would let only one in, and the barrier would break.
     CyclicBarrier allOpening = new CyclicBarrier(clusters);
-    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, key, knownHosts) -> {
+    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, secrets) -> {
       try {
         allOpening.await(WAIT.toSeconds(), TimeUnit.SECONDS);
       } catch (Exception e) {
@@ -101,7 +101,7 @@ class ClusterConnectionsTest {
   void oneClustersConnectionIsOpenedOnceAndItsSecretsReadOncePerTtl() throws Exception {
     AtomicInteger opens = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, key, knownHosts) -> {
+    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, secrets) -> {
       opens.incrementAndGet();
       try {
         release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -131,7 +131,7 @@ class ClusterConnectionsTest {
     AtomicInteger closed = new AtomicInteger();
     AtomicInteger opens = new AtomicInteger();
     ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)),
-        (cluster, key, knownHosts) -> host("c" + opens.incrementAndGet(), closed));
+        (cluster, secrets) -> host("c" + opens.incrementAndGet(), closed));
     GpuCluster c = cluster("c");
     RunHost first = connections.forCluster(c);
     versions.put("key-c", "2");
