@@ -67,9 +67,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   @Override
   public Integer call() {
-    if (System.getProperty(LOG_LEVEL) == null) {
-      System.setProperty(LOG_LEVEL, "warn");
-    }
+    quietHostLogs();
     PrintStream out = System.out;
     PrintStream err = System.err;
     try {
@@ -81,6 +79,13 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     } catch (UsageError e) {
       err.println("apply: " + e.getMessage());
       return 1;
+    }
+  }
+
+  /** The host layer's INFO lines (connected, reconnecting) would only repeat what the commands print. */
+  static void quietHostLogs() {
+    if (System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, "warn");
     }
   }
 
@@ -105,7 +110,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
   }
 
   /** For a cluster annotated as an emulated host: installs the shims and puts them first on its path. */
-  private static GpuCluster emulated(GpuCluster cluster, PrintStream note) throws UsageError {
+  static GpuCluster emulated(GpuCluster cluster, PrintStream note) throws UsageError {
     if (!EmulatedHost.isEmulated(cluster)) {
       return cluster;
     }

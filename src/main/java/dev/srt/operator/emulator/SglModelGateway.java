@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.LongAdder;
  * real gateway picks the one with the smallest tree.
  */
 public final class SglModelGateway implements EmulatedProcess {
+  /** The sglang-router package version the emulated host reports. */
+  static final String VERSION = "0.2.4+emulated";
   static final String PROGRAM = "sglang_router.launch_router";
   static final List<String> POLICIES = List.of("random", "round_robin", "cache_aware", "power_of_two", "manual");
   /** One tree node per word: the emulated tokenizer's unit, standing in for the real tree's characters. */
