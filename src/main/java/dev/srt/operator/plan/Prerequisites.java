@@ -120,6 +120,11 @@ public final class Prerequisites {
     if (plan.container() != null) {
       return; // what the processes and builds run is in the image
     }
+    // First: its fix names the field that names the program.
+    for (RunPlan.Preflight pre : plan.preflight()) {
+      add(new Requirement.Program(pre.program(), "install it on the host, or set " + pre.field() + " of the GpuCluster to its path"),
+          arm);
+    }
     String python = plan.settings().python();
     boolean installsDynamo = plan.builds().stream().anyMatch(b -> b.name().equals(DynamoInstall.INSTALL_STAGE));
     for (BuildStage stage : plan.builds()) {
@@ -131,10 +136,6 @@ public final class Prerequisites {
     }
     for (ProcessSpec p : plan.processes()) {
       command(p.argv(), plan, python, installsDynamo, false, arm);
-    }
-    for (RunPlan.Preflight pre : plan.preflight()) {
-      add(new Requirement.Program(pre.program(), "install it on the host, or set " + pre.field() + " of the GpuCluster to its path"),
-          arm);
     }
   }
 
