@@ -3,6 +3,7 @@ package dev.srt.operator.reconcile;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.ClusterObserver;
+import dev.srt.operator.host.HostCheck;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
@@ -14,7 +15,9 @@ import dev.srt.operator.host.Submission;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import dev.srt.operator.plan.Prerequisites;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 
 /** A {@link RunHost} over a {@link Backend}, timing every remote execution for /metrics. */
@@ -60,6 +63,17 @@ public final class BackendRunHost implements RunHost {
   @Override
   public HostProbe.Facts probe() throws HostException {
     return timed("probe", () -> HostProbe.probe(backend.transport(), mode, PROBE_TIMEOUT));
+  }
+
+  @Override
+  public boolean checksPrerequisites() {
+    return true;
+  }
+
+  @Override
+  public HostCheck.Report check(List<Prerequisites.Needed> needed, List<String> path, Map<String, String> env)
+      throws HostException {
+    return timed("check", () -> HostCheck.run(backend.transport(), needed, path, env));
   }
 
   @Override

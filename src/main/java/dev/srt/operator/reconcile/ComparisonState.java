@@ -55,6 +55,8 @@ final class ComparisonState {
   /** Waiting for the direct host that another comparison holds. */
   StatusAggregator.Queued queued;
   String secretEnvProblem;
+  /** What the host's prerequisite check says ({@link ComparisonPreflight}); null: not assessed. */
+  PrerequisiteCondition prerequisites;
 
   ComparisonState(RouterComparison rc, Instant now) {
     this.rc = rc;
@@ -144,7 +146,7 @@ final class ComparisonState {
         .findFirst().orElse(null);
     RouterComparisonStatus s = withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
         clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
-        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec())), now));
+        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec()), prerequisites), now));
     return withVerdicts(s);
   }
 

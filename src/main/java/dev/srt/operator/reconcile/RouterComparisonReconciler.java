@@ -62,6 +62,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final RunObservations observations;
   private final ArmObserver observer;
   private final ArmScheduler scheduler;
+  private final ComparisonPreflight preflight;
   private final List<StatusListener> listeners;
   private final Map<ResourceID, Integer> cleanupAttempts = new ConcurrentHashMap<>();
 
@@ -76,6 +77,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll);
     this.observer = new ArmObserver(observations);
     this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events);
+    this.preflight = new ComparisonPreflight(wakeUps::propagateEvent, clock, ComparisonPreflight.EVERY);
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));
   }
 
@@ -128,6 +130,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     state.load(name -> cluster(rc, context, name), hosts, policy, observations);
     observer.observe(state);
     scheduler.cancelWhatMustStop(state);
+    state.prerequisites = preflight.assess(state);
     Duration again = scheduler.submitNext(state);
     RouterComparisonStatus next = state.status();
     listeners.forEach(l -> l.changed(rc, old, next));
@@ -194,6 +197,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     }
     if (problem == null) {
       scheduler.leave(id);
+      preflight.forget(id);
       cleanupAttempts.remove(id);
       listeners.forEach(l -> l.removed(id));
       return DeleteControl.defaultDelete();
@@ -236,5 +240,6 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   /** Stops the poller (the operator calls this on shutdown). */
   public void close() {
     observations.close();
+    preflight.close();
   }
 }
