@@ -34,7 +34,7 @@ final class ClusterPreflight {
     }
     String uid = cluster.getMetadata().getUid() != null ? cluster.getMetadata().getUid()
         : cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
-    String key = String.valueOf(cluster.getMetadata().getGeneration());
+    String key = ComparisonPreflight.specKey(cluster.getSpec());
     Checked last = checked.get(uid);
     if (last != null && last.key().equals(key) && Duration.between(last.at(), now).compareTo(every) < 0) {
       return last.condition();

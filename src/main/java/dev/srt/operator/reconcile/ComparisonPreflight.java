@@ -1,7 +1,9 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.HostException;
+import dev.srt.operator.plan.Hashes;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.Prerequisites;
 import dev.srt.operator.plan.RunPlan;
@@ -62,7 +64,7 @@ final class ComparisonPreflight implements AutoCloseable {
     if (!s.specErrors.isEmpty() || s.host == null || !s.host.checksPrerequisites() || s.rc.getSpec() == null || s.rc.getSpec().suspended() || done(s)) {
       return null;
     }
-    String key = s.generation + "|" + s.cluster.getMetadata().getUid() + "|" + s.cluster.getMetadata().getGeneration();
+    String key = specKey(s.rc.getSpec()) + "|" + s.cluster.getMetadata().getUid() + "|" + specKey(s.cluster.getSpec());
     Checked last = checked.get(s.id);
     boolean current = last != null && last.key().equals(key);
     if (!current || Duration.between(last.at(), clock.instant()).compareTo(every) >= 0) {
@@ -101,6 +103,11 @@ final class ComparisonPreflight implements AutoCloseable {
       LOG.info("{}: prerequisites {}: {}", who, condition.reason(), condition.message());
       wakeUp.accept(s.id);
     });
+  }
+
+  /** Identifies a spec's content (a generation is not kept by every API server, and counts no-op updates too). */
+  static String specKey(Object spec) {
+    return Hashes.sha256(Mappers.json().valueToTree(spec).toString());
   }
 
   /** Every run of every arm is finished: nothing is submitted any more. */
