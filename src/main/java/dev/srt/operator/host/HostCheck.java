@@ -3,6 +3,7 @@ package dev.srt.operator.host;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.plan.Prerequisites;
 import dev.srt.operator.plan.Requirement;
+import dev.srt.operator.render.BashLibrary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -74,6 +75,8 @@ public final class HostCheck {
     if (env != null) {
       env.forEach((k, v) -> s.append("export ").append(k).append('=').append(Shell.quote(v)).append('\n'));
     }
+    // The run's own probe helper: ports are looked at as the run's srt_wait_ports_free does.
+    s.append(BashLibrary.probeDefinition());
     s.append("""
         f() { local i=$1 what=$2; shift 2; printf '@%s %s %s\\n' "$i" "$what" "$(printf '%s' "$*" | tr '\\n\\t' '  ' | cut -c1-400)"; }
         last() { printf '%s' "$1" | tail -n 1; }
@@ -138,7 +141,7 @@ public final class HostCheck {
     Requirement.PortsFree p = (Requirement.PortsFree) r;
     q = Shell.quote(p.lease());
     return "if [ -e " + q + " ] && command -v flock >/dev/null 2>&1 && ! flock -n " + q + " true 2>/dev/null; then f " + i
-        + " lease held; else f " + i + " busy \"$(" + Shell.join(List.of(p.python(), "-c", PORTS_PY)) + " "
+        + " lease held; else f " + i + " busy \"$(" + Shell.join(List.of(p.python(), "-c")) + " \"$SRT_PROBE_PY\" ports-free "
         + p.ports().stream().map(String::valueOf).collect(Collectors.joining(" ")) + " 2>&1)\"; fi";
   }
 
@@ -147,22 +150,6 @@ public final class HostCheck {
     return "sinfo -h -N " + (partition == null ? "" : Shell.join(List.of("-p", partition)) + " ") + "-o " + Shell.quote(format)
         + " 2>/dev/null | sort -u | while read -r line; do f " + i + " " + what + " \"$line\"; done; f " + i + " done";
   }
-
-  /** The ports of a list that something already binds: the run's own check of them ({@code srt_probe ports-free}). */
-  private static final String PORTS_PY = """
-      import socket, sys
-      busy = []
-      for port in sys.argv[1:]:
-          s = socket.socket()
-          s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-          try:
-              s.bind(("", int(port)))
-          except OSError:
-              busy.append(port)
-          finally:
-              s.close()
-      print(" ".join(busy))
-      """;
 
   private static String program(int i, String name) {
     return "if p=$(type -P -- " + Shell.quote(name) + "); then f " + i + " path \"$p\"; else f " + i + " absent; fi";

@@ -7,6 +7,7 @@ import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.testinfra.SshAgent;
 import dev.srt.operator.testinfra.TestCluster;
+import dev.srt.operator.testinfra.TestComparison;
 import dev.srt.operator.testinfra.TestHosts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -62,23 +63,7 @@ class JumpHostCliIT {
       Files.move(bin.resolve(tool), rustBin.resolve(tool));
     }
     comparison = host.base().resolve("comparison.yaml");
-    Files.writeString(comparison, """
-        apiVersion: srt.dev/v1alpha1
-        kind: RouterComparison
-        metadata: {name: through-the-bastion}
-        spec:
-          clusterRef: {name: behind-bastion}
-          model: {path: /models/Qwen3-32B-FP8, servedModelName: Qwen/Qwen3-32B-FP8}
-          resources: {aggNodes: 1, aggWorkers: 1, gpusPerWorker: 4}
-          backend: {type: sglang, args: {tensor-parallel-size: 4}}
-          healthCheck: {timeout: 2m, interval: 1s}
-          workload:
-            tool: bench-serving
-            args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16, gsp-num-groups: 4}
-          arms:
-          - name: sgl-router
-            frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: cache_aware}}
-        """);
+    Files.writeString(comparison, TestComparison.oneRouterArm("through-the-bastion", "behind-bastion"));
   }
 
   @AfterAll

@@ -7,8 +7,9 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.LoadedResources;
-import dev.srt.operator.testinfra.PrivateBastion;
+import dev.srt.operator.testinfra.PrivateSshd;
 import dev.srt.operator.testinfra.TestCluster;
+import dev.srt.operator.testinfra.TestComparison;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The operator through a bastion of the test's own ({@link PrivateBastion}) to the test sshd that
+ * The operator through a bastion of the test's own ({@link PrivateSshd#bastion}) to the test sshd that
  * only the bastion resolves, with a passphrase-protected key whose passphrase is in the Secret:
  * the GpuCluster is Reachable with its prerequisites met, Unreachable naming the jump host while
  * the bastion is down, Reachable again when it is back. And a comparison on a host without cargo
@@ -39,7 +40,7 @@ class BastionPrerequisitesIT {
 
   private TestHosts.SshTarget ssh;
   private TestHosts.Bastion shared;
-  private PrivateBastion bastion;
+  private PrivateSshd bastion;
   private EmulatedSlurmHost emulated;
   private Path bin;
   private Path rustBin;
@@ -52,7 +53,7 @@ class BastionPrerequisitesIT {
     ssh = TestHosts.ssh();
     shared = TestHosts.bastion();
     assertThat(EmulatedSlurmHost.JAR).as("the shaded jar (mvn package) runs the emulator").exists();
-    bastion = new PrivateBastion(shared);
+    bastion = PrivateSshd.bastion(shared);
     bastion.start();
     emulated = EmulatedSlurmHost.install("srt-bastion-");
     bin = emulated.emulatorBin();
@@ -162,24 +163,10 @@ class BastionPrerequisitesIT {
   void nothingIsSubmittedToAHostWithoutCargoUntilItHasOne() throws Exception {
     TestHosts.SshTarget onBastion = new TestHosts.SshTarget(bastion.host(), bastion.port(), ssh.user(), ssh.keyFile(), bastion.knownHosts());
     create(TestCluster.named("no-rust", onBastion).keyFromSecret("bastion-ssh").path(List.of(bin)), "no-rust");
-    String yaml = """
-        apiVersion: srt.dev/v1alpha1
-        kind: RouterComparison
-        metadata: {name: needs-cargo, namespace: %s}
-        spec:
-          clusterRef: {name: no-rust}
-          model: {path: /models/Qwen3-32B-FP8, servedModelName: Qwen/Qwen3-32B-FP8}
-          resources: {aggNodes: 1, aggWorkers: 1, gpusPerWorker: 4}
-          backend: {type: sglang, args: {tensor-parallel-size: 4}}
-          healthCheck: {timeout: 2m, interval: 1s}
-          workload:
-            tool: bench-serving
-            args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16, gsp-num-groups: 4}
-          arms:
-          - name: sgl-router
-            frontend: {type: sgl-router, source: /src/sglang/experimental/sgl-router, args: {policy: cache_aware}}
-        """.formatted(NS);
-    client.resource(LoadedResources.parse("needs-cargo.yaml", yaml).comparisons().get(0)).create();
+    RouterComparison needsCargo = LoadedResources.parse("needs-cargo.yaml", TestComparison.oneRouterArm("needs-cargo", "no-rust"))
+        .comparisons().get(0);
+    needsCargo.getMetadata().setNamespace(NS);
+    client.resource(needsCargo).create();
 
     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
         .until(() -> comparisonCondition("needs-cargo") != null && Conditions.FALSE.equals(comparisonCondition("needs-cargo").getStatus()));
