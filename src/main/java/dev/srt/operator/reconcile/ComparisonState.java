@@ -123,22 +123,12 @@ final class ComparisonState {
       cluster = policy.preparer().prepare(cluster);
       host = hosts.forCluster(cluster);
       ClusterState polled = observations.clusterState(clusterKey());
-      clusterState = polled != null ? withKeySource(polled) : new ClusterState(null, "Probing", "connecting to " + host.describe());
+      clusterState = polled != null ? polled : new ClusterState(null, "Probing", "connecting to " + host.describe());
     } catch (ClusterSecretException e) {
       clusterState = new ClusterState(false, e.reason(), "GpuCluster " + clusterName + ": " + e.getMessage());
     } catch (HostException e) {
       clusterState = new ClusterState(false, "Unreachable", e.getMessage());
     }
-  }
-
-  /** A refused key says where it came from: the Secret to fix (its name and key, never its content). */
-  private ClusterState withKeySource(ClusterState polled) {
-    var ssh = cluster.getSpec().ssh;
-    if (!"AuthFailed".equals(polled.reason()) || ssh == null || ssh.privateKeySecretRef == null) {
-      return polled;
-    }
-    return new ClusterState(false, polled.reason(), polled.message() + " (the private key of Secret "
-        + ssh.privateKeySecretRef.name + ", key " + ssh.privateKeySecretRef.key + ")");
   }
 
   RouterComparisonStatus status() {
