@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Start a key-only test sshd on 127.0.0.1:2222 with its own keys under /root/.srt-test.
 # Idempotent: keys are generated once; a running, answering sshd with an unchanged config is kept.
+# Also a passphrase-protected client key (its passphrase in a 0600 file beside it), authorized too.
 # Writes SRT_TEST_SSH_* to /root/.srt-test/env (other keys in that file are left alone).
 set -euo pipefail
 
@@ -13,6 +14,8 @@ PORT=2222
 DIR="${SRT_TEST_DIR}"
 HOST_KEY="${DIR}/ssh_host_ed25519_key"
 CLIENT_KEY="${DIR}/id_ed25519"
+PASSPHRASE_KEY="${DIR}/id_ed25519_passphrase"
+PASSPHRASE_FILE="${PASSPHRASE_KEY}.passphrase"
 AUTH_KEYS="${DIR}/authorized_keys"
 CONFIG="${DIR}/sshd_config"
 PID_FILE="${SRT_SSHD_PID}"
@@ -47,10 +50,20 @@ if [[ ! -s "${CLIENT_KEY}" ]]; then
 else
   step "client key present: ${CLIENT_KEY}"
 fi
-chmod 0600 "${HOST_KEY}" "${CLIENT_KEY}"
+if [[ ! -s "${PASSPHRASE_KEY}" || ! -s "${PASSPHRASE_FILE}" ]]; then
+  step "generating passphrase-protected client key ${PASSPHRASE_KEY} (passphrase in ${PASSPHRASE_FILE})"
+  rm -f "${PASSPHRASE_KEY}" "${PASSPHRASE_KEY}.pub" "${PASSPHRASE_FILE}"
+  (umask 077; head -c 18 /dev/urandom | base64 | tr -d '\n' >"${PASSPHRASE_FILE}")
+  ssh-keygen -q -t ed25519 -N "$(cat "${PASSPHRASE_FILE}")" -C "srt-test-client-passphrase" -f "${PASSPHRASE_KEY}"
+else
+  step "passphrase-protected client key present: ${PASSPHRASE_KEY}"
+fi
+chmod 0600 "${HOST_KEY}" "${CLIENT_KEY}" "${PASSPHRASE_KEY}" "${PASSPHRASE_FILE}"
 
 step "writing ${AUTH_KEYS}"
-install -m 0600 -o root -g root "${CLIENT_KEY}.pub" "${AUTH_KEYS}"
+cat "${CLIENT_KEY}.pub" "${PASSPHRASE_KEY}.pub" >"${AUTH_KEYS}.tmp"
+chmod 0600 "${AUTH_KEYS}.tmp"
+mv -f "${AUTH_KEYS}.tmp" "${AUTH_KEYS}"
 
 # Sessions start bash with SHLVL=1, so bash does not source ~/.bashrc as it does for every command
 # sshd runs (a developer's interactive set-up, e.g. pyenv init, cost 0.3-0.8 s per exec here),
@@ -142,6 +155,8 @@ env_set \
   "SRT_TEST_SSH_PORT=${PORT}" \
   "SRT_TEST_SSH_USER=root" \
   "SRT_TEST_SSH_KEY=${CLIENT_KEY}" \
-  "SRT_TEST_SSH_KNOWN_HOSTS=${KNOWN_HOSTS}"
+  "SRT_TEST_SSH_KNOWN_HOSTS=${KNOWN_HOSTS}" \
+  "SRT_TEST_SSH_PASSPHRASE_KEY=${PASSPHRASE_KEY}" \
+  "SRT_TEST_SSH_PASSPHRASE_FILE=${PASSPHRASE_FILE}"
 
 step "sshd ready: ssh -i ${CLIENT_KEY} -o UserKnownHostsFile=${KNOWN_HOSTS} -p ${PORT} root@${HOST}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stop the test services started by start-slurm.sh and start-sshd.sh (every slurmd, slurmctld,
-# munged, the test sshd). Best effort and idempotent: only the processes named in our pid files are
+# Stop the test services started by start-slurm.sh, start-bastion.sh and start-sshd.sh (every
+# slurmd, slurmctld, munged, the test bastion and sshd). Best effort and idempotent: only the processes named in our pid files are
 # stopped; keys, configs, Slurm state and the test nodes' network namespaces are kept, so the
 # start scripts bring everything back.
 set -euo pipefail
@@ -10,8 +10,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 require_root
 take_lock
 
-step "withdrawing SRT_TEST_SSH_* and SRT_TEST_SLURM* from ${SRT_TEST_ENV_FILE}"
-env_unset "${SRT_SSH_ENV_KEYS[@]}" "${SRT_SLURM_ENV_KEYS[@]}"
+step "withdrawing SRT_TEST_SSH_*, SRT_TEST_BASTION_* and SRT_TEST_SLURM* from ${SRT_TEST_ENV_FILE}"
+env_unset "${SRT_SSH_ENV_KEYS[@]}" "${SRT_BASTION_ENV_KEYS[@]}" "${SRT_SLURM_ENV_KEYS[@]}"
 
 failed=0
 slurmd_entries=()
@@ -22,6 +22,7 @@ for entry in \
   "${slurmd_entries[@]}" \
   "${SRT_SLURM_RUN_DIR}/slurmctld.pid slurmctld" \
   "${SRT_MUNGE_PID} munged" \
+  "${SRT_BASTION_PID} sshd" \
   "${SRT_SSHD_PID} sshd"; do
   pidfile="${entry% *}"
   name="${entry##* }"

@@ -38,10 +38,40 @@ public enum ConditionReason {
   ClusterDeleting,
   /** transport: local, refused by an operator started without --allow-local-transport. */
   LocalTransportNotAllowed,
+  /** The ssh block names key or known_hosts files (the CLI's) where the operator needs Secrets. */
+  SshSecretRequired,
   /** The Secret of the SSH key or known_hosts does not exist. */
   SecretNotFound,
   /** The Secret exists but has not the key named. */
   SecretKeyMissing,
+
+  // PrerequisitesMet (RouterComparison and GpuCluster): what the host lacks, by kind
+  /** The host is being checked. */
+  Checking,
+  /** Every requirement of the plans was found on the host. */
+  Met,
+  /** The check itself could not run. */
+  CheckFailed,
+  /** A program the runs start is not on the host's path. */
+  ProgramMissing,
+  /** A Python package or tool the runs import is not installed. */
+  PythonPackageMissing,
+  /** The Slurm partition does not exist. */
+  SlurmPartitionMissing,
+  /** Slurm refuses a job of the run's shape (account, partition, GPUs). */
+  SlurmJobRejected,
+  /** A node has fewer GPUs than the plan needs. */
+  NotEnoughGpus,
+  /** The GPUs are not of the type the cluster names. */
+  GpuTypeMismatch,
+  /** The model directory or its tokenizer.json or config.json is missing. */
+  ModelMissing,
+  /** The work directory has too little free disk. */
+  NotEnoughDisk,
+  /** A port of the run's port table is in use on the direct host. */
+  PortsInUse,
+  /** The container runtime the cluster names is missing. */
+  ContainerRuntimeMissing,
 
   // Ready
   /** The current arm's workers are healthy and its router is ready. */

@@ -57,6 +57,11 @@ public final class Limits {
   public static final int MAX_FLAG_VALUES = 1024;
   /** Extra arguments of a list (sidecar.args). */
   public static final int MAX_ARGS = 256;
+  /** Jump hosts in front of a cluster's host (spec.ssh.proxyJump). */
+  public static final int MAX_JUMPS = 8;
+  /** An environment variable's name (secretEnv, the CLI's passphrase variables). */
+  public static final int MAX_ENV_NAME = 128;
+
   /** Short lists and option maps: PATH entries, mounts, cargo features, sbatch directives, srun options. */
   public static final int MAX_ITEMS = 64;
 

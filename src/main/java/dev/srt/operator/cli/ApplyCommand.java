@@ -8,14 +8,8 @@ import dev.srt.operator.verdict.ComparisonReport;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.SshSpec;
-import dev.srt.operator.config.Durations;
 import dev.srt.operator.host.Backend;
-import dev.srt.operator.host.HostException;
-import dev.srt.operator.host.LocalTransport;
 import dev.srt.operator.host.SecretEnvFile;
-import dev.srt.operator.host.SshConfig;
-import dev.srt.operator.host.SshTransport;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
@@ -77,9 +71,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   @Override
   public Integer call() {
-    if (System.getProperty(LOG_LEVEL) == null) {
-      System.setProperty(LOG_LEVEL, "warn");
-    }
+    quietHostLogs();
     PrintStream out = System.out;
     PrintStream err = System.err;
     try {
@@ -91,6 +83,13 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     } catch (UsageError e) {
       err.println("apply: " + e.getMessage());
       return 1;
+    }
+  }
+
+  /** The host layer's INFO lines (connected, reconnecting) would only repeat what the commands print. */
+  static void quietHostLogs() {
+    if (System.getProperty(LOG_LEVEL) == null) {
+      System.setProperty(LOG_LEVEL, "warn");
     }
   }
 
@@ -115,7 +114,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
   }
 
   /** For a cluster annotated as an emulated host: installs the shims and puts them first on its path. */
-  private static GpuCluster emulated(GpuCluster cluster, PrintStream note) throws UsageError {
+  static GpuCluster emulated(GpuCluster cluster, PrintStream note) throws UsageError {
     if (!EmulatedHost.isEmulated(cluster)) {
       return cluster;
     }
@@ -241,39 +240,8 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     return ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
   }
 
-  /**
-   * The connection the CLI uses for {@code cluster}: this machine for {@code transport: local},
-   * else SSH with the key and known_hosts files named in {@code spec.ssh} (Secret references are
-   * for the operator).
-   */
+  /** The connection the CLI uses for {@code cluster} ({@link CliSsh}). */
   static Transport transport(GpuCluster cluster) throws UsageError {
-    if (cluster.getSpec().isLocal()) {
-      return new LocalTransport();
-    }
-    SshSpec ssh = cluster.getSpec().ssh;
-    String name = "GpuCluster " + cluster.getMetadata().getName();
-    if (ssh.privateKeyFile == null) {
-      throw new UsageError(name + ": the CLI reads the SSH key from spec.ssh.privateKeyFile (privateKeySecretRef is for the "
-          + "operator); set privateKeyFile (and knownHostsFile) to files on this machine");
-    }
-    boolean insecure = Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification);
-    if (ssh.knownHostsFile == null && !insecure) {
-      throw new UsageError(name + ": the CLI reads known_hosts from spec.ssh.knownHostsFile (knownHostsSecretRef is for the "
-          + "operator); set knownHostsFile to a file on this machine");
-    }
-    try {
-      return new SshTransport(SshConfig.withKeyFiles(ssh.host, ssh.port == null ? 22 : ssh.port, ssh.user,
-          localPath(ssh.privateKeyFile), ssh.knownHostsFile == null ? null : localPath(ssh.knownHostsFile), insecure,
-          Durations.parse(ssh.connectTimeout, SshConfig.DEFAULT_CONNECT_TIMEOUT), SshConfig.DEFAULT_KEEPALIVE_INTERVAL));
-    } catch (IOException e) {
-      throw new UsageError(name + ": cannot read " + e.getMessage());
-    } catch (HostException | IllegalArgumentException e) {
-      throw new UsageError(name + ": " + e.getMessage());
-    }
-  }
-
-  /** {@code ~/x} is in the home directory of the user running the CLI. */
-  private static Path localPath(String file) {
-    return file.startsWith("~/") ? Path.of(System.getProperty("user.home"), file.substring(2)) : Path.of(file);
+    return CliSsh.transport(cluster);
   }
 }

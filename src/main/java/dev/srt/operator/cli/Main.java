@@ -18,6 +18,7 @@ public final class Main implements Runnable {
       RenderCommand.class,
       DiffCommand.class,
       ImportCommand.class,
+      CheckCommand.class,
       ApplyCommand.class,
       ReportCommand.class,
       LogsCommand.class,

@@ -32,6 +32,8 @@ import dev.srt.operator.api.PolicyCatalogSpec;
 import dev.srt.operator.api.ResourcesSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.SecretKeyRef;
+import dev.srt.operator.api.Limits;
+import dev.srt.operator.api.SshJumpSpec;
 import dev.srt.operator.api.SshSpec;
 import dev.srt.operator.api.WorkloadSpec;
 import java.util.ArrayList;
@@ -289,11 +291,32 @@ public final class BoundsRules {
   private static void ssh(List<Problem> out, SshSpec ssh) {
     text(out, "spec.ssh.host", ssh.host, MAX_NAME);
     text(out, "spec.ssh.user", ssh.user, MAX_NAME);
-    secretRef(out, "spec.ssh.privateKeySecretRef", ssh.privateKeySecretRef);
-    secretRef(out, "spec.ssh.knownHostsSecretRef", ssh.knownHostsSecretRef);
-    text(out, "spec.ssh.privateKeyFile", ssh.privateKeyFile, MAX_PATH);
-    text(out, "spec.ssh.knownHostsFile", ssh.knownHostsFile, MAX_PATH);
+    keys(out, "spec.ssh", ssh.privateKeySecretRef, ssh.privateKeyPassphraseSecretRef, ssh.knownHostsSecretRef,
+        ssh.privateKeyFile, ssh.privateKeyPassphraseEnv, ssh.knownHostsFile);
     text(out, "spec.ssh.connectTimeout", ssh.connectTimeout, MAX_WORD);
+    if (ssh.proxyJump != null && size(out, "spec.ssh.proxyJump", ssh.proxyJump.size(), Limits.MAX_JUMPS, "jump hosts")) {
+      for (int i = 0; i < ssh.proxyJump.size(); i++) {
+        SshJumpSpec hop = ssh.proxyJump.get(i);
+        String p = FieldPath.index("spec.ssh.proxyJump", i);
+        if (hop != null) {
+          text(out, p + ".host", hop.host, MAX_NAME);
+          text(out, p + ".user", hop.user, MAX_NAME);
+          keys(out, p, hop.privateKeySecretRef, hop.privateKeyPassphraseSecretRef, hop.knownHostsSecretRef,
+              hop.privateKeyFile, hop.privateKeyPassphraseEnv, hop.knownHostsFile);
+        }
+      }
+    }
+  }
+
+  /** The key, passphrase and known_hosts fields a target and a jump host share. */
+  private static void keys(List<Problem> out, String p, SecretKeyRef key, SecretKeyRef passphrase, SecretKeyRef knownHosts,
+      String keyFile, String passphraseEnv, String knownHostsFile) {
+    secretRef(out, p + ".privateKeySecretRef", key);
+    secretRef(out, p + ".privateKeyPassphraseSecretRef", passphrase);
+    secretRef(out, p + ".knownHostsSecretRef", knownHosts);
+    text(out, p + ".privateKeyFile", keyFile, MAX_PATH);
+    text(out, p + ".privateKeyPassphraseEnv", passphraseEnv, Limits.MAX_ENV_NAME);
+    text(out, p + ".knownHostsFile", knownHostsFile, MAX_PATH);
   }
 
   private static void secretRef(List<Problem> out, String p, SecretKeyRef ref) {

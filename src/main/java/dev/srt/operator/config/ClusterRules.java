@@ -3,7 +3,6 @@ package dev.srt.operator.config;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
-import dev.srt.operator.api.SshSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +32,7 @@ final class ClusterRules {
     }
     if (s.ssh != null) {
       // Checked whenever present, as the CRD's CEL rules on the ssh block do.
-      ssh(out, s.ssh);
+      SshRules.check(out, s.ssh);
     }
     Rules.requireAbsolute(out, "spec.workDir", s.workDir, true);
     Rules.tomlSafe(out, "spec.workDir", s.workDir);
@@ -80,29 +79,4 @@ final class ClusterRules {
     out.addAll(ShellSafetyRules.check(cluster));
     return out;
   }
-  private static void ssh(List<Problem> out, SshSpec ssh) {
-    if (Rules.blank(ssh.host)) {
-      out.add(Problem.error("spec.ssh.host", "is required"));
-    }
-    if (Rules.blank(ssh.user)) {
-      out.add(Problem.error("spec.ssh.user", "is required"));
-    }
-    if (ssh.port != null && (ssh.port < 1 || ssh.port > 65535)) {
-      out.add(Problem.error("spec.ssh.port", "must be between 1 and 65535"));
-    }
-    if (ssh.privateKeySecretRef == null && ssh.privateKeyFile == null) {
-      out.add(Problem.error("spec.ssh.privateKeySecretRef", "set privateKeySecretRef (operator) or privateKeyFile (CLI)"));
-    }
-    boolean skip = Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification);
-    if (ssh.knownHostsSecretRef == null && ssh.knownHostsFile == null && !skip) {
-      out.add(Problem.error("spec.ssh.knownHostsSecretRef",
-          "set knownHostsSecretRef or knownHostsFile, or explicitly insecureSkipHostKeyVerification: true"));
-    }
-    if (ssh.privateKeySecretRef != null && (Rules.blank(ssh.privateKeySecretRef.name) || Rules.blank(ssh.privateKeySecretRef.key))) {
-      out.add(Problem.error("spec.ssh.privateKeySecretRef", "needs name and key"));
-    }
-    if (ssh.knownHostsSecretRef != null && (Rules.blank(ssh.knownHostsSecretRef.name) || Rules.blank(ssh.knownHostsSecretRef.key))) {
-      out.add(Problem.error("spec.ssh.knownHostsSecretRef", "needs name and key"));
-    }
-    Rules.duration(out, "spec.ssh.connectTimeout", ssh.connectTimeout);
-  }}
+}

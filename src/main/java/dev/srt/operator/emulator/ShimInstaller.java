@@ -1,6 +1,7 @@
 package dev.srt.operator.emulator;
 
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.host.HostCheck;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +109,17 @@ public final class ShimInstaller {
     shims.put("etcd", tool("etcd", "etcd", ""));
     shims.put("nats-server", tool("nats-server", "nats-server", ""));
     shims.put("nvidia-smi", NVIDIA_SMI);
+    shims.put("rustc", header("rustc") + """
+        if [[ "${1-}" == "--version" || "${1-}" == "-V" ]]; then
+          echo "rustc 1.89.0 (emulated by srt-operator)"
+          exit 0
+        fi
+        echo "rustc (emulated): only --version is emulated; cargo builds are" >&2
+        exit 1
+        """);
+    // Says what this host is: the prerequisite check needs no model files here (host.HostCheck).
+    shims.put(HostCheck.EMULATED_HOST, header(HostCheck.EMULATED_HOST)
+        + "echo \"srt-operator emulated GPU host (state in ${SRT_EMULATOR_STATE})\"\n");
     shims.put("protoc", header("protoc") + """
         if [[ "${1-}" == "--version" ]]; then
           echo "libprotoc 3.21.12 (emulated by srt-operator)"
@@ -119,7 +131,23 @@ public final class ShimInstaller {
     write(dir, shims);
     Files.createDirectories(stateDir);
     DistInfo.sync(stateDir.resolve(PREINSTALLED_DIR), DistInfo.PREINSTALLED);
+    writeHostPackages();
     return shims.keySet().stream().map(dir::resolve).toList();
+  }
+
+  /** The Python packages a GPU host for SGLang has installed: importable, with their versions. */
+  static final Map<String, String> HOST_PACKAGES = Map.of(
+      "sglang", SglangWorker.VERSION,
+      "sglang_router", SglModelGateway.VERSION);
+
+  /** {@code <state>/host-site}: the host's installed packages, last on the emulated python's path. */
+  private void writeHostPackages() throws IOException {
+    for (Map.Entry<String, String> p : HOST_PACKAGES.entrySet()) {
+      Path init = stateDir.resolve("host-site").resolve(p.getKey()).resolve("__init__.py");
+      Files.createDirectories(init.getParent());
+      Files.writeString(init, "# " + p.getKey() + " as the srt-operator emulated GPU host has it installed: its modules are emulated.\n"
+          + "__version__ = \"" + p.getValue() + "\"\n");
+    }
   }
 
   private String header(String name) {
@@ -159,6 +187,8 @@ public final class ShimInstaller {
         fi
         # what the host comes with: importlib.metadata finds sglang, torch, aiperf and sglang-router
         PYTHONPATH="${PYTHONPATH}:${SRT_EMULATOR_STATE}/%s"
+        # what the host has installed comes last, as site-packages does: a source install shadows it
+        PYTHONPATH="${PYTHONPATH}:${SRT_EMULATOR_STATE}/host-site"
         emulate() {
           exec %s "$@"
         }

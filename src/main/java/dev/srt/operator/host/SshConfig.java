@@ -1,100 +1,83 @@
 package dev.srt.operator.host;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * How to reach a host over SSH. The key and known_hosts are bytes (the operator has them from a
- * Secret; the CLI reads files with {@link #withKeyFiles}). The arrays are copied in and out, and
- * {@link #toString()} leaves the key out, so the key cannot leak through this record into logs.
- *
- * @param knownHosts known_hosts lines for the host ({@code [host]:port type key} when the port is
- *     not 22); null only together with {@code insecureSkipHostKeyVerification}
+ * How to reach a host over SSH: the target and the jump hosts in front of it, in the order they
+ * are passed through (OpenSSH's {@code ProxyJump}), with the timeouts of every connection. Keys,
+ * passphrases and known_hosts are bytes (the operator has them from Secrets; the CLI reads files);
+ * {@link #toString()} names where they came from and never what they are.
  */
-public record SshConfig(
-    String host,
-    int port,
-    String user,
-    byte[] privateKey,
-    byte[] knownHosts,
-    boolean insecureSkipHostKeyVerification,
-    Duration connectTimeout,
-    Duration keepaliveInterval) {
+public record SshConfig(SshEndpoint target, List<SshEndpoint> jumps, Duration connectTimeout, Duration keepaliveInterval) {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_KEEPALIVE_INTERVAL = Duration.ofSeconds(15);
 
   public SshConfig {
-    Objects.requireNonNull(host, "host");
-    Objects.requireNonNull(user, "user");
-    Objects.requireNonNull(privateKey, "privateKey");
-    if (host.isBlank() || user.isBlank()) {
-      throw new IllegalArgumentException("host and user must not be blank");
-    }
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("port out of range: " + port);
-    }
-    if (knownHosts == null && !insecureSkipHostKeyVerification) {
-      throw new IllegalArgumentException("known_hosts for " + host
-          + " is required unless insecureSkipHostKeyVerification is explicitly true");
-    }
-    privateKey = privateKey.clone();
-    knownHosts = knownHosts == null ? null : knownHosts.clone();
+    Objects.requireNonNull(target, "target");
+    jumps = jumps == null ? List.of() : List.copyOf(jumps);
     connectTimeout = connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout;
     keepaliveInterval = keepaliveInterval == null ? DEFAULT_KEEPALIVE_INTERVAL : keepaliveInterval;
   }
 
-  /** For the CLI: reads the private key and (unless null) the known_hosts file. */
+  /** A direct connection with an unencrypted key (the tests' and the simplest sites' case). */
+  public SshConfig(String host, int port, String user, byte[] privateKey, byte[] knownHosts,
+      boolean insecureSkipHostKeyVerification, Duration connectTimeout, Duration keepaliveInterval) {
+    this(new SshEndpoint(host, port, user, new SshIdentity.PrivateKey("the private key of " + user + "@" + host,
+        Objects.requireNonNull(privateKey, "privateKey"), null), knownHosts, insecureSkipHostKeyVerification),
+        List.of(), connectTimeout, keepaliveInterval);
+  }
+
+  /** For tests and the simplest CLI case: reads the private key and (unless null) the known_hosts file. */
   public static SshConfig withKeyFiles(String host, int port, String user, Path privateKeyFile,
       Path knownHostsFile, boolean insecureSkipHostKeyVerification, Duration connectTimeout,
       Duration keepaliveInterval) throws IOException {
     byte[] known = knownHostsFile == null ? null : Files.readAllBytes(knownHostsFile);
-    return new SshConfig(host, port, user, Files.readAllBytes(privateKeyFile), known,
-        insecureSkipHostKeyVerification, connectTimeout, keepaliveInterval);
+    SshIdentity key = new SshIdentity.PrivateKey("the private key " + privateKeyFile, Files.readAllBytes(privateKeyFile), null);
+    return new SshConfig(new SshEndpoint(host, port, user, key, known, insecureSkipHostKeyVerification), List.of(),
+        connectTimeout, keepaliveInterval);
   }
 
-  @Override
+  public String host() {
+    return target.host();
+  }
+
+  public int port() {
+    return target.port();
+  }
+
+  public String user() {
+    return target.user();
+  }
+
+  /** The target's private key, or null when it logs in with an agent. */
   public byte[] privateKey() {
-    return privateKey.clone();
+    return target.identity() instanceof SshIdentity.PrivateKey k ? k.key() : null;
   }
 
-  @Override
   public byte[] knownHosts() {
-    return knownHosts == null ? null : knownHosts.clone();
+    return target.knownHosts();
   }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof SshConfig c
-        && host.equals(c.host) && port == c.port && user.equals(c.user)
-        && Arrays.equals(privateKey, c.privateKey) && Arrays.equals(knownHosts, c.knownHosts)
-        && insecureSkipHostKeyVerification == c.insecureSkipHostKeyVerification
-        && connectTimeout.equals(c.connectTimeout) && keepaliveInterval.equals(c.keepaliveInterval);
+  public boolean insecureSkipHostKeyVerification() {
+    return target.insecureSkipHostKeyVerification();
   }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(host, port, user, Arrays.hashCode(privateKey), Arrays.hashCode(knownHosts),
-        insecureSkipHostKeyVerification, connectTimeout, keepaliveInterval);
+  /** This configuration with another target (the same jump hosts and timeouts). */
+  public SshConfig withTarget(SshEndpoint other) {
+    return new SshConfig(other, jumps, connectTimeout, keepaliveInterval);
   }
 
-  /** Names the endpoint and how the host key is checked; the key itself is never included. */
+  /** Names every server and where its key comes from; key material is never included. */
   @Override
   public String toString() {
-    String hostKey = insecureSkipHostKeyVerification
-        ? "host key NOT verified"
-        : "known_hosts " + knownHostsLineCount() + " line(s)";
-    return "SshConfig[" + user + "@" + host + ":" + port + ", " + hostKey
-        + ", connectTimeout=" + connectTimeout + ", keepalive=" + keepaliveInterval + "]";
-  }
-
-  private long knownHostsLineCount() {
-    return knownHosts == null ? 0
-        : new String(knownHosts, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).count();
+    return "SshConfig[" + target + (jumps.isEmpty() ? "" : " via " + jumps.stream().map(SshEndpoint::toString)
+        .collect(Collectors.joining(", "))) + ", connectTimeout=" + connectTimeout + ", keepalive=" + keepaliveInterval + "]";
   }
 }

@@ -1,11 +1,16 @@
 package dev.srt.operator.host;
 
+import com.jcraft.jsch.AgentIdentityRepository;
+import com.jcraft.jsch.AgentProxyException;
 import com.jcraft.jsch.ChannelExec;
 import com.jcraft.jsch.Identity;
+import com.jcraft.jsch.IdentityRepository;
 import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.JSchHostKeyException;
+import com.jcraft.jsch.SSHAgentConnector;
 import com.jcraft.jsch.Session;
+import com.jcraft.jsch.UnixDomainSocketFactory;
 import java.io.ByteArrayInputStream;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -13,8 +18,11 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * channel: a JSch connect costs a handshake (~0.1 s, ~1 s for the ssh CLI), a channel almost
  * nothing. Keepalives detect a dead connection; the next call then reconnects, retrying with
  * {@link Backoff} a bounded number of times so that no call hangs on an unreachable host.
+ *
+ * <p>Behind jump hosts ({@link SshConfig#jumps()}) the session is the last of a chain: each jump
+ * host's session opens a {@code direct-tcpip} channel to the next server ({@link JumpProxy}), as
+ * OpenSSH's ProxyJump does, so the chain is still one connection per cluster. When a link breaks,
+ * it and the links after it are made again; the links before it are kept.
  *
  * <p>Only connecting and opening a channel are retried, never a command that may have started:
  * a session that drops while a command runs is reported as {@link HostException.Kind#UNREACHABLE}
@@ -53,20 +66,21 @@ public final class SshTransport implements Transport {
       Map.entry("SEGV", 11), Map.entry("USR2", 12), Map.entry("PIPE", 13), Map.entry("ALRM", 14),
       Map.entry("TERM", 15));
 
-  private final String host;
-  private final int port;
-  private final String user;
-  private final boolean insecure;
+  private final SshConfig config;
+  /** The jump hosts in order, then the target. */
+  private final List<SshEndpoint> chain;
+  /** One JSch per server of the chain: each has its own key and known_hosts. */
+  private final List<JSch> jschs = new ArrayList<>();
   private final Duration connectTimeout;
   private final Duration keepaliveInterval;
-  private final JSch jsch;
   private final Backoff backoff;
   private final int maxAttempts;
   private final Semaphore commandSlots;
   private final AtomicInteger connections = new AtomicInteger();
 
   private final Object sessionLock = new Object();
-  private Session session; // guarded by sessionLock
+  /** The sessions of {@link #chain}, the target's last; guarded by sessionLock. */
+  private final Session[] sessions;
   private boolean closed; // guarded by sessionLock
 
   /**
@@ -83,41 +97,93 @@ public final class SshTransport implements Transport {
     if (maxAttempts < 1 || maxConcurrentCommands < 1) {
       throw new IllegalArgumentException("maxAttempts and maxConcurrentCommands must be >= 1");
     }
-    this.host = config.host();
-    this.port = config.port();
-    this.user = config.user();
-    this.insecure = config.insecureSkipHostKeyVerification();
+    this.config = config;
+    List<SshEndpoint> servers = new ArrayList<>(config.jumps());
+    servers.add(config.target());
+    this.chain = List.copyOf(servers);
+    this.sessions = new Session[chain.size()];
     this.connectTimeout = config.connectTimeout();
     this.keepaliveInterval = config.keepaliveInterval();
     this.backoff = backoff;
     this.maxAttempts = maxAttempts;
     this.commandSlots = new Semaphore(maxConcurrentCommands, true);
-    this.jsch = new JSch();
-    loadIdentity(config.privateKey());
-    if (!insecure) {
+    for (int i = 0; i < chain.size(); i++) {
+      SshEndpoint server = chain.get(i);
+      JSch jsch = new JSch();
+      loadIdentity(jsch, server.identity(), who(i));
+      if (!server.insecureSkipHostKeyVerification()) {
+        try {
+          jsch.setKnownHosts(new ByteArrayInputStream(server.knownHosts()));
+        } catch (JSchException e) {
+          throw new HostException(HostException.Kind.HOST_KEY, who(i) + ": known_hosts cannot be read: " + e.getMessage());
+        }
+      }
+      jschs.add(jsch);
+    }
+  }
+
+  /**
+   * Loads a key (decrypting it with its passphrase) or connects to the agent, so that a key that
+   * cannot be used is reported now, naming where it came from. JSch's messages about a bad key
+   * may quote parts of it, so they are not passed on.
+   */
+  private static void loadIdentity(JSch jsch, SshIdentity identity, String who) throws HostException {
+    if (identity instanceof SshIdentity.Agent agent) {
+      jsch.setIdentityRepository(agentKeys(agent, who));
+      return;
+    }
+    SshIdentity.PrivateKey key = (SshIdentity.PrivateKey) identity;
+    byte[] bytes = key.key();
+    byte[] passphrase = key.passphrase();
+    try {
       try {
-        jsch.setKnownHosts(new ByteArrayInputStream(config.knownHosts()));
+        jsch.addIdentity(IDENTITY_NAME, bytes, null, null);
       } catch (JSchException e) {
-        throw new HostException(HostException.Kind.HOST_KEY, describe() + ": known_hosts cannot be read: " + e.getMessage());
+        throw new HostException(HostException.Kind.AUTH, who + ": " + key.source()
+            + " cannot be read (expected an OpenSSH or PEM key: ed25519, ECDSA or RSA)");
+      }
+      for (Identity loaded : jsch.getIdentityRepository().getIdentities()) {
+        if (!loaded.isEncrypted()) {
+          continue;
+        }
+        if (passphrase == null) {
+          throw new HostException(HostException.Kind.AUTH, who + ": " + key.source()
+              + " is passphrase-protected and no passphrase was given (privateKeyPassphraseSecretRef for the operator, "
+              + "privateKeyPassphraseEnv for the CLI)");
+        }
+        if (!decrypt(loaded, passphrase)) {
+          throw new HostException(HostException.Kind.AUTH, who + ": wrong passphrase for " + key.source());
+        }
+      }
+    } finally {
+      Arrays.fill(bytes, (byte) 0);
+      if (passphrase != null) {
+        Arrays.fill(passphrase, (byte) 0);
       }
     }
   }
 
-  // JSch's messages about a bad key may quote parts of it, so they are not passed on.
-  private void loadIdentity(byte[] privateKey) throws HostException {
+  private static boolean decrypt(Identity identity, byte[] passphrase) {
     try {
-      jsch.addIdentity(IDENTITY_NAME, privateKey, null, null);
-      for (Identity identity : jsch.getIdentityRepository().getIdentities()) {
-        if (identity.isEncrypted()) {
-          throw new HostException(HostException.Kind.AUTH,
-              describe() + ": the private key is passphrase-protected, which is not supported");
-        }
-      }
+      return identity.setPassphrase(passphrase.clone()) && !identity.isEncrypted();
     } catch (JSchException e) {
-      throw new HostException(HostException.Kind.AUTH, describe()
-          + ": the private key cannot be read (expected an unencrypted OpenSSH or PEM key: ed25519, RSA or ECDSA)");
-    } finally {
-      Arrays.fill(privateKey, (byte) 0);
+      return false;
+    }
+  }
+
+  private static IdentityRepository agentKeys(SshIdentity.Agent agent, String who) throws HostException {
+    try {
+      SSHAgentConnector connector = new SSHAgentConnector(new UnixDomainSocketFactory(), agent.socket());
+      AgentIdentityRepository keys = new AgentIdentityRepository(connector);
+      if (!connector.isAvailable() || keys.getStatus() != IdentityRepository.RUNNING) {
+        throw new HostException(HostException.Kind.AUTH, who + ": no ssh-agent answers at " + agent.socket());
+      }
+      if (keys.getIdentities().isEmpty()) {
+        throw new HostException(HostException.Kind.AUTH, who + ": the ssh-agent at " + agent.socket() + " holds no key (add one with ssh-add)");
+      }
+      return keys;
+    } catch (AgentProxyException | RuntimeException e) {
+      throw new HostException(HostException.Kind.AUTH, who + ": cannot use the ssh-agent at " + agent.socket() + ": " + e.getMessage());
     }
   }
 
@@ -152,17 +218,22 @@ public final class SshTransport implements Transport {
 
   @Override
   public String describe() {
-    return "ssh://" + user + "@" + host + ":" + port + (insecure ? " (host key not verified)" : "");
+    SshEndpoint target = config.target();
+    boolean insecure = chain.stream().anyMatch(SshEndpoint::insecureSkipHostKeyVerification);
+    return target.address() + (config.jumps().isEmpty() ? "" : " via " + config.jumps().stream().map(SshEndpoint::address)
+        .collect(Collectors.joining(", "))) + (insecure ? " (host key not verified)" : "");
+  }
+
+  /** The server at {@code index} of the chain, for messages: the whole description for the target. */
+  private String who(int index) {
+    return index == chain.size() - 1 ? describe() : "jump host " + chain.get(index).address();
   }
 
   @Override
   public void close() {
     synchronized (sessionLock) {
       closed = true;
-      if (session != null) {
-        session.disconnect();
-        session = null;
-      }
+      disconnectFrom(0);
     }
   }
 
@@ -231,36 +302,73 @@ public final class SshTransport implements Transport {
       if (closed) {
         throw new HostException(HostException.Kind.IO, describe() + ": transport is closed");
       }
-      if (session != null && session.isConnected()) {
-        return session;
+      int last = sessions.length - 1;
+      if (sessions[last] != null && sessions[last].isConnected()) {
+        return sessions[last];
       }
-      if (session != null) {
+      if (sessions[last] != null) {
         log.info("{}: session lost, reconnecting", describe());
-        session.disconnect();
-        session = null;
       }
-      try {
-        Session s = jsch.getSession(user, host, port);
-        s.setConfig("StrictHostKeyChecking", insecure ? "no" : "yes");
-        s.setConfig("PreferredAuthentications", "publickey");
-        s.setServerAliveInterval(millis(keepaliveInterval));
-        s.setServerAliveCountMax(KEEPALIVE_COUNT_MAX);
-        s.setDaemonThread(true);
-        s.connect(millis(connectTimeout));
-        session = s;
-        int n = connections.incrementAndGet();
-        log.info("{}: connected (session #{})", describe(), n);
-        return s;
-      } catch (JSchException e) {
-        throw classify(e);
+      // The first broken link, and everything that went through it, is made again.
+      int first = 0;
+      while (first < last && sessions[first] != null && sessions[first].isConnected()) {
+        first++;
+      }
+      disconnectFrom(first);
+      for (int i = first; i <= last; i++) {
+        sessions[i] = connect(i);
+      }
+      int n = connections.incrementAndGet();
+      log.info("{}: connected (session #{})", describe(), n);
+      return sessions[last];
+    }
+  }
+
+  /** Connects server {@code index} of the chain, through the session before it if there is one. */
+  private Session connect(int index) throws HostException {
+    SshEndpoint server = chain.get(index);
+    Session s;
+    try {
+      s = jschs.get(index).getSession(server.user(), server.host(), server.port());
+    } catch (JSchException e) {
+      throw classify(e, index);
+    }
+    JumpProxy proxy = index == 0 ? null : new JumpProxy(sessions[index - 1], connectTimeout, keepaliveInterval);
+    if (proxy != null) {
+      s.setProxy(proxy);
+    }
+    s.setConfig("StrictHostKeyChecking", server.insecureSkipHostKeyVerification() ? "no" : "yes");
+    s.setConfig("PreferredAuthentications", "publickey");
+    s.setDaemonThread(true);
+    try {
+      s.setServerAliveInterval(millis(keepaliveInterval));
+      s.setServerAliveCountMax(KEEPALIVE_COUNT_MAX);
+      s.connect(millis(connectTimeout));
+    } catch (JSchException e) {
+      s.disconnect();
+      throw classify(e, index);
+    }
+    if (proxy != null) {
+      proxy.connected();
+    }
+    return s;
+  }
+
+  /** Disconnects the chain from {@code index} on (the target first). Caller holds sessionLock. */
+  private void disconnectFrom(int index) {
+    for (int i = sessions.length - 1; i >= index; i--) {
+      if (sessions[i] != null) {
+        sessions[i].disconnect();
+        sessions[i] = null;
       }
     }
   }
 
   private void dropSession(Session s) {
     synchronized (sessionLock) {
-      if (session == s) {
-        session = null;
+      int last = sessions.length - 1;
+      if (sessions[last] == s) {
+        sessions[last] = null;
       }
     }
     s.disconnect();
@@ -313,27 +421,40 @@ public final class SshTransport implements Transport {
     channel.disconnect();
   }
 
-  private HostException classify(JSchException e) {
+  private HostException classify(JSchException e, int index) {
+    SshEndpoint server = chain.get(index);
+    String who = who(index);
     if (e instanceof JSchHostKeyException) {
       return new HostException(HostException.Kind.HOST_KEY,
-          describe() + ": host key rejected: " + e.getMessage()
-              + " (check the known_hosts entry for this host and port)");
+          who + ": host key rejected: " + e.getMessage()
+              + " (check the known_hosts entry for " + knownHostsName(server) + ")");
     }
     String message = String.valueOf(e.getMessage());
     if (message.startsWith("Auth fail") || message.startsWith("Auth cancel")) {
-      return new HostException(HostException.Kind.AUTH,
-          describe() + ": authentication failed: the host did not accept the private key for user " + user);
+      return new HostException(HostException.Kind.AUTH, who + ": authentication failed: the host did not accept "
+          + server.identity().source() + " for user " + server.user());
     }
     Throwable cause = e.getCause();
     if (cause instanceof UnknownHostException) {
-      return new HostException(HostException.Kind.UNREACHABLE, describe() + ": unknown host " + host, e);
+      return new HostException(HostException.Kind.UNREACHABLE, who + ": unknown host " + server.host(), e);
+    }
+    if (index > 0 && (message.contains("channel is not opened") || message.contains("failed to open channel")
+        || (cause != null && String.valueOf(cause.getMessage()).contains("channel is not opened")))) {
+      return new HostException(HostException.Kind.UNREACHABLE, who + ": jump host " + chain.get(index - 1).address()
+          + " could not connect to " + server.host() + ":" + server.port()
+          + " (the name does not resolve there, nothing listens, or the jump host forbids forwarding: AllowTcpForwarding)", e);
     }
     if (cause instanceof ConnectException || cause instanceof NoRouteToHostException
         || cause instanceof SocketTimeoutException || message.startsWith("timeout")) {
       return new HostException(HostException.Kind.UNREACHABLE,
-          describe() + ": cannot connect: " + (cause != null ? cause.getMessage() : message), e);
+          who + ": cannot connect: " + (cause != null ? cause.getMessage() : message), e);
     }
-    return new HostException(HostException.Kind.UNREACHABLE, describe() + ": SSH connection failed: " + message, e);
+    return new HostException(HostException.Kind.UNREACHABLE, who + ": SSH connection failed: " + message, e);
+  }
+
+  /** How known_hosts names the server: {@code host}, or {@code [host]:port} off port 22. */
+  private static String knownHostsName(SshEndpoint server) {
+    return server.port() == 22 ? server.host() : "[" + server.host() + "]:" + server.port();
   }
 
   private static void sleep(Duration d) throws HostException {

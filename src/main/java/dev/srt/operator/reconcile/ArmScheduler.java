@@ -203,6 +203,13 @@ final class ArmScheduler {
       queue.leave(s.id);
       return null;
     }
+    if (s.prerequisites != null && !Boolean.TRUE.equals(s.prerequisites.met())) {
+      // Nothing is submitted to a host that lacks what the plans need; meanwhile another may use it.
+      if (!hasTurn) {
+        queue.leave(s.id);
+      }
+      return ComparisonPreflight.EVERY; // or sooner: woken when a check ends or the spec or cluster changes
+    }
     if (!place.mayStart()) {
       // Woken by the queue when the comparison ahead leaves it.
       s.queued = new StatusAggregator.Queued(place.position(), place.holder().getNamespace().orElse("") + "/"

@@ -3,6 +3,7 @@ package dev.srt.operator.reconcile;
 import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.SshSpec;
 import dev.srt.operator.config.Problem;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,15 @@ public record ClusterPolicy(boolean allowLocalTransport, ClusterPreparer prepare
     if (cluster.getSpec() != null && cluster.getSpec().isLocal() && !allowLocalTransport) {
       return Optional.of(new Refusal(ConditionReason.LocalTransportNotAllowed, "spec.transport: local would run scripts inside the "
           + "operator's own pod; the operator was not started with --allow-local-transport (use transport: ssh)"));
+    }
+    SshSpec ssh = cluster.getSpec() == null || cluster.getSpec().isLocal() ? null : cluster.getSpec().ssh;
+    if (ssh != null && ssh.privateKeySecretRef == null) {
+      return Optional.of(new Refusal(ConditionReason.SshSecretRequired, "spec.ssh.privateKeySecretRef: the operator reads the SSH key "
+          + "from a Secret (privateKeyFile and the ssh-agent are for the CLI)"));
+    }
+    if (ssh != null && ssh.knownHostsSecretRef == null && !Boolean.TRUE.equals(ssh.insecureSkipHostKeyVerification)) {
+      return Optional.of(new Refusal(ConditionReason.SshSecretRequired, "spec.ssh.knownHostsSecretRef: the operator reads known_hosts "
+          + "from a Secret (knownHostsFile and ~/.ssh/known_hosts are for the CLI)"));
     }
     return Optional.empty();
   }

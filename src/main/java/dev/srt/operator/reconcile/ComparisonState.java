@@ -60,6 +60,8 @@ final class ComparisonState {
   /** Waiting for the direct host that another comparison holds. */
   StatusAggregator.Queued queued;
   String secretEnvProblem;
+  /** What the host's prerequisite check says ({@link ComparisonPreflight}); null: not assessed. */
+  PrerequisiteCondition prerequisites;
 
   ComparisonState(RouterComparison rc, Instant now) {
     this.rc = rc;
@@ -126,7 +128,7 @@ final class ComparisonState {
       cluster = policy.preparer().prepare(cluster);
       host = hosts.forCluster(cluster);
       ClusterState polled = observations.clusterState(clusterKey());
-      clusterState = polled != null ? withKeySource(polled) : new ClusterState(null, ConditionReason.Probing, "connecting to " + host.describe());
+      clusterState = polled != null ? polled : new ClusterState(null, ConditionReason.Probing, "connecting to " + host.describe());
     } catch (ClusterSecretException e) {
       clusterState = new ClusterState(false, e.reason(), "GpuCluster " + clusterName + ": " + e.getMessage());
     } catch (HostException e) {
@@ -134,22 +136,12 @@ final class ComparisonState {
     }
   }
 
-  /** A refused key says where it came from: the Secret to fix (its name and key, never its content). */
-  private ClusterState withKeySource(ClusterState polled) {
-    var ssh = cluster.getSpec().ssh;
-    if (polled.reason() != ConditionReason.AuthFailed || ssh == null || ssh.privateKeySecretRef == null) {
-      return polled;
-    }
-    return new ClusterState(false, polled.reason(), polled.message() + " (the private key of Secret "
-        + ssh.privateKeySecretRef.name + ", key " + ssh.privateKeySecretRef.key + ")");
-  }
-
   RouterComparisonStatus status() {
     String current = arms.values().stream().filter(a -> a.phase().inFlight()).map(a -> a.name)
         .findFirst().orElse(null);
     RouterComparisonStatus s = withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
         clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
-        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec())), now));
+        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec()), prerequisites), now));
     return withVerdicts(s);
   }
 

@@ -42,7 +42,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a GpuCluster's {@code Reachable} condition and host facts current. The probe (one remote
+ * Keeps a GpuCluster's {@code Reachable} and {@code PrerequisitesMet} conditions and host facts
+ * current ({@link ClusterPreflight}: the prerequisites every few minutes, not every probe). The probe (one remote
  * command) runs on the polling event source's thread, never the reconcile thread, and never throws:
  * a failure is a probe result too.
  *
@@ -61,8 +62,13 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   public static final String FINALIZER = Api.GROUP + "/wait-for-runs";
   static final Duration IN_USE_RECHECK = Duration.ofSeconds(5);
 
-  /** What the last probe said. */
-  public record ProbeResult(boolean reachable, ConditionReason reason, String message, HostProbe.Facts facts, Instant at) {}
+  /** What the last probe said; {@code prerequisites} null when the host was not reached. */
+  public record ProbeResult(boolean reachable, ConditionReason reason, String message, HostProbe.Facts facts, Instant at,
+      PrerequisiteCondition prerequisites) {
+    public ProbeResult(boolean reachable, ConditionReason reason, String message, HostProbe.Facts facts, Instant at) {
+      this(reachable, reason, message, facts, at, null);
+    }
+  }
 
   private final Hosts hosts;
   private final Clock clock;
@@ -72,6 +78,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
   private final KubernetesClient client;
   private final ClusterPolicy policy;
   private final ClusterReachability reachability;
+  private final ClusterPreflight preflight = new ClusterPreflight(ComparisonPreflight.EVERY);
 
   public GpuClusterReconciler(KubernetesClient client, Hosts hosts, ClusterPolicy policy, Clock clock, Duration period,
       MeterRegistry metrics) {
@@ -106,7 +113,8 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       }
       RunHost host = hosts.forCluster(cluster);
       HostProbe.Facts facts = host.probe();
-      return Set.of(new ProbeResult(true, ConditionReason.Connected, host.describe() + " answered", facts, now));
+      PrerequisiteCondition prerequisites = preflight.check(policy.preparer().prepare(cluster), host, now);
+      return Set.of(new ProbeResult(true, ConditionReason.Connected, host.describe() + " answered", facts, now, prerequisites));
     } catch (ClusterSecretException e) {
       return Set.of(new ProbeResult(false, e.reason(), e.getMessage(), null, now));
     } catch (HostException e) {
@@ -151,6 +159,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
       Conditions.set(s.conditions, REACHABLE, probe.reachable() ? Conditions.TRUE : Conditions.FALSE, probe.reason(),
           probe.message(), s.observedGeneration, probe.at());
       s.lastProbeTime = probe.at().toString();
+      PrerequisiteCondition.set(s.conditions, probe.prerequisites(), s.observedGeneration, probe.at());
       if (probe.facts() != null) {
         s.slurmVersion = probe.facts().slurmVersion();
         s.partitions = probe.facts().partitions();
@@ -186,6 +195,7 @@ public class GpuClusterReconciler implements Reconciler<GpuCluster>, Cleaner<Gpu
     }
     if (runs.isEmpty()) {
       reachability.remove(ResourceID.fromResource(cluster));
+      preflight.forget(cluster);
       return DeleteControl.defaultDelete();
     }
     GpuClusterStatus s = cluster.getStatus() == null ? new GpuClusterStatus() : Mappers.json().convertValue(cluster.getStatus(), GpuClusterStatus.class);

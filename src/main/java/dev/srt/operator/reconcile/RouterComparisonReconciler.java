@@ -65,6 +65,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final HostActions actions;
   /** How long a deletion waits before it looks again at cancels that failed. */
   private final Backoff cleanupBackoff = new Backoff(Duration.ofSeconds(4), Duration.ofMinutes(5), 2.0, 0.2);
+  private final ComparisonPreflight preflight;
   private final List<StatusListener> listeners;
   private final Map<ResourceID, Integer> cleanupAttempts = new ConcurrentHashMap<>();
 
@@ -90,6 +91,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.observer = new ArmObserver(observations);
     this.actions = new HostActions(wakeUps::propagateEvent, clock, hostCalls);
     this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events, actions);
+    this.preflight = new ComparisonPreflight(wakeUps::propagateEvent, clock, ComparisonPreflight.EVERY);
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));
   }
 
@@ -142,6 +144,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     state.load(name -> cluster(rc, context, name), hosts, policy, observations);
     observer.observe(state);
     Duration retryCancel = scheduler.cancelWhatMustStop(state);
+    state.prerequisites = preflight.assess(state);
     Duration again = earliest(retryCancel, scheduler.submitNext(state));
     RouterComparisonStatus next = state.status();
     listeners.forEach(l -> l.changed(rc, old, next));
@@ -251,6 +254,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
   private DeleteControl deleted(RouterComparison rc, ResourceID id) {
     scheduler.leave(id);
+    preflight.forget(id);
     cleanupAttempts.remove(id);
     actions.forgetAll(rc.getMetadata().getNamespace(), rc.getMetadata().getName());
     listeners.forEach(l -> l.removed(id));
@@ -284,5 +288,6 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   public void close() {
     observations.close();
     actions.close();
+    preflight.close();
   }
 }

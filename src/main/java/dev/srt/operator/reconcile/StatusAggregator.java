@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * The only writer of a RouterComparison's conditions and summary fields. Pure: from what the
  * reconciler knows (spec problems, cluster reachability, the arms' statuses) it derives {@code
  * phase}, {@code armsSummary}, {@code currentArm}, {@code message} and the conditions SpecValid,
- * ClusterReachable, Ready, Complete, Failed and Degraded, keeping each condition's lastTransitionTime
+ * ClusterReachable, PrerequisitesMet, Ready, Complete, Failed and Degraded, keeping each condition's lastTransitionTime
  * unless its status flips.
  */
 public final class StatusAggregator {
@@ -39,6 +39,7 @@ public final class StatusAggregator {
    * @param secretEnvProblem why the next run's secret variables cannot be resolved (names the Secret
    *     and key, never a value), or null
    * @param queued the comparison waits for its direct host, which another holds; or null
+   * @param prerequisites the host's prerequisite check (nothing is submitted unless met); or null
    */
   public record Inputs(
       long generation,
@@ -50,11 +51,12 @@ public final class StatusAggregator {
       String deletionMessage,
       String secretEnvProblem,
       Queued queued,
-      int repetitions) {
+      int repetitions,
+      PrerequisiteCondition prerequisites) {
 
     public Inputs(long generation, List<Problem> specErrors, ClusterState cluster, boolean suspended, List<ArmStatus> arms,
         String currentArm, String deletionMessage) {
-      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null, null, 1);
+      this(generation, specErrors, cluster, suspended, arms, currentArm, deletionMessage, null, null, 1, null);
     }
   }
 
@@ -92,6 +94,8 @@ public final class StatusAggregator {
     Conditions.set(s.conditions, CLUSTER_REACHABLE,
         cluster.reachable() == null ? Conditions.UNKNOWN : cluster.reachable() ? Conditions.TRUE : Conditions.FALSE,
         cluster.reason(), cluster.message(), gen, now);
+
+    PrerequisiteCondition.set(s.conditions, in.prerequisites(), gen, now);
 
     String currentDetail = current == null ? null : "arm " + current.name + ": " + detail(current);
     boolean complete = !arms.isEmpty() && succeeded == arms.size();
@@ -169,7 +173,9 @@ public final class StatusAggregator {
     } else {
       s.phase = "Pending";
       s.message = in.secretEnvProblem() != null ? "waiting for secretEnv: " + in.secretEnvProblem()
-          : unreachable ? "waiting for the cluster: " + cluster.message() : "waiting to submit";
+          : unreachable ? "waiting for the cluster: " + cluster.message()
+          : in.prerequisites() != null && !Boolean.TRUE.equals(in.prerequisites().met())
+              ? "waiting for the host's prerequisites: " + in.prerequisites().message() : "waiting to submit";
     }
     if (in.deletionMessage() != null) {
       s.message = in.deletionMessage();

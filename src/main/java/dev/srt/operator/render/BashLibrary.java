@@ -18,6 +18,21 @@ public final class BashLibrary {
   }
 
   /**
+   * The library's definition of {@code SRT_PROBE_PY}, the Python probe helper (HTTP, TCP, chat,
+   * scrape, free ports), for a host command that asks what a run would: {@code "$PYTHON" -c
+   * "$SRT_PROBE_PY" KIND ARGS...}.
+   */
+  public static String probeDefinition() {
+    String start = "read -r -d '' SRT_PROBE_PY <<'PY' || true\n";
+    int from = LIBRARY.indexOf(start);
+    int to = LIBRARY.indexOf("\nPY\n", from);
+    if (from < 0 || to < 0) {
+      throw new IllegalStateException("srt-lib.sh defines no SRT_PROBE_PY");
+    }
+    return LIBRARY.substring(from, to + "\nPY\n".length());
+  }
+
+  /**
    * The engine/sidecar supervisor, a standalone bash program run as {@code bash -c "$TEXT" name
    * NAME GRPC_PORT TIMEOUT ENGINE_LOG SIDECAR_LOG ENGINE_ARGC ENGINE_ARGV... SIDECAR_ARGV...}, on
    * whatever node the worker runs. It executes the two argvs as given, without parsing them.

@@ -6,6 +6,7 @@ import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.ActiveRun;
 import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.ClusterObserver;
+import dev.srt.operator.host.HostCheck;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunFiles;
@@ -18,6 +19,8 @@ import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.SubmittedFiles;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import dev.srt.operator.plan.Prerequisites;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -107,6 +110,17 @@ public final class BackendRunHost implements RunHost {
   @Override
   public Mode mode() {
     return mode;
+  }
+
+  @Override
+  public boolean checksPrerequisites() {
+    return true;
+  }
+
+  @Override
+  public HostCheck.Report check(List<Prerequisites.Needed> needed, List<String> path, Map<String, String> env)
+      throws HostException {
+    return timed("check", () -> HostCheck.run(backend.transport(), needed, path, env));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.srt.operator.run;
 
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.host.ActiveRun;
+import dev.srt.operator.host.HostCheck;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
@@ -12,6 +13,7 @@ import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.SubmittedFiles;
+import dev.srt.operator.plan.Prerequisites;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,24 @@ public interface RunHost extends AutoCloseable {
 
   /** Whether the host runs Slurm jobs or direct scripts. */
   Mode mode();
+
+
+  /**
+   * Whether {@link #check} looks at a real host; a test's fake host does not, and then nothing
+   * waits for a prerequisite check.
+   */
+  default boolean checksPrerequisites() {
+    return false;
+  }
+
+  /**
+   * Looks for {@code needed} on the host in one remote command, with the cluster's {@code path}
+   * and {@code env} as the runs have them.
+   */
+  default HostCheck.Report check(List<Prerequisites.Needed> needed, List<String> path, Map<String, String> env)
+      throws HostException {
+    throw new UnsupportedOperationException(describe() + " cannot check prerequisites");
+  }
 
   /** The run directory of a run on the host. */
   String runDir(RunRef run);

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.host.SshConfig;
+import dev.srt.operator.host.SshEndpoint;
+import dev.srt.operator.host.SshIdentity;
+import java.nio.charset.StandardCharsets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.lang.reflect.Proxy;
@@ -80,7 +84,7 @@ class ClusterConnectionsTest {
     // Every opening waits until all eight are opening at once: a lock shared between clusters
     // would let only one in, and the barrier would break.
     CyclicBarrier allOpening = new CyclicBarrier(clusters);
-    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, key, knownHosts) -> {
+    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, secrets) -> {
       try {
         allOpening.await(WAIT.toSeconds(), TimeUnit.SECONDS);
       } catch (Exception e) {
@@ -102,7 +106,7 @@ class ClusterConnectionsTest {
   void oneClustersConnectionIsOpenedOnceAndItsSecretsReadOncePerTtl() throws Exception {
     AtomicInteger opens = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, key, knownHosts) -> {
+    ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)), (cluster, secrets) -> {
       opens.incrementAndGet();
       try {
         release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -132,7 +136,7 @@ class ClusterConnectionsTest {
     AtomicInteger closed = new AtomicInteger();
     AtomicInteger opens = new AtomicInteger();
     ClusterConnections connections = new ClusterConnections(secrets(Duration.ofSeconds(10)),
-        (cluster, key, knownHosts) -> host("c" + opens.incrementAndGet(), closed));
+        (cluster, secrets) -> host("c" + opens.incrementAndGet(), closed));
     GpuCluster c = cluster("c");
     RunHost first = connections.forCluster(c);
     versions.put("key-c", "2");
@@ -162,5 +166,54 @@ class ClusterConnectionsTest {
     assertThat((Secret) cache.get("bench", "s")).isNull();
     assertThat((Secret) cache.get("bench", "s")).isNull();
     assertThat(calls).hasValue(2);
+  }
+
+  @Test
+  void theSecretsOfJumpHostsAreReadByNameAndHopsDefaultToTheHostsKey() throws Exception {
+    GpuCluster c = LoadedResources.parse("c.yaml", """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: c, namespace: bench, generation: 1}
+        spec:
+          mode: slurm
+          workDir: /work
+          ssh:
+            host: login01
+            user: u
+            privateKeySecretRef: {name: login, key: id}
+            privateKeyPassphraseSecretRef: {name: login, key: passphrase}
+            knownHostsSecretRef: {name: login, key: kh}
+            proxyJump:
+              - {host: bastion, user: jump, privateKeySecretRef: {name: bastion, key: id}, knownHostsSecretRef: {name: bastion, key: kh}}
+              - {host: gateway}
+        """).clusters().get(0);
+    Map<String, Map<String, String>> data = Map.of(
+        "login", Map.of("id", "login key", "passphrase", "pass phrase\n", "kh", "login01 ssh-ed25519 AAAA\n"),
+        "bastion", Map.of("id", "bastion key", "kh", "bastion ssh-ed25519 BBBB\n"));
+    SecretCache cache = new SecretCache((ns, name) -> {
+      gets.computeIfAbsent(name, n -> new AtomicInteger()).incrementAndGet();
+      return new SecretBuilder().withNewMetadata().withNamespace(ns).withName(name)
+          .withResourceVersion(versions.getOrDefault(name, "1")).endMetadata().withStringData(data.get(name)).build();
+    }, Duration.ofSeconds(10), clock::get);
+
+    ClusterSecrets secrets = ClusterSecrets.read(c, cache);
+    assertThat(gets).containsOnlyKeys("login", "bastion");
+    SshConfig config = secrets.sshConfig(c);
+    SshIdentity.PrivateKey key = (SshIdentity.PrivateKey) config.target().identity();
+    assertThat(key.source()).isEqualTo("the private key of Secret login, key id");
+    assertThat(key.passphrase()).as("the newline of an echoed passphrase is not part of it")
+        .isEqualTo("pass phrase".getBytes(StandardCharsets.UTF_8));
+    assertThat(config.jumps()).extracting(SshEndpoint::address).containsExactly("ssh://jump@bastion:22", "ssh://u@gateway:22");
+    assertThat(config.jumps().get(0).identity().source()).isEqualTo("the private key of Secret bastion, key id");
+    assertThat(new String(config.jumps().get(0).knownHosts(), StandardCharsets.UTF_8)).startsWith("bastion ");
+    assertThat(config.jumps().get(1).identity()).isEqualTo(key);
+    assertThat(config.jumps().get(1).knownHosts()).isEqualTo(config.target().knownHosts());
+    assertThat(config.toString()).doesNotContain("pass phrase", "login key", "bastion key");
+
+    // A rotated jump host Secret is a new connection.
+    String before = secrets.version();
+    versions.put("bastion", "2");
+    clock.addAndGet(Duration.ofSeconds(11).toNanos());
+    assertThat(ClusterSecrets.read(c, cache).version()).isNotEqualTo(before);
   }
 }

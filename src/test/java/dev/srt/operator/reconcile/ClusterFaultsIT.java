@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.emulator.ListenAddress;
+import dev.srt.operator.testinfra.PrivateSshd;
 import dev.srt.operator.testinfra.TestHosts;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Files;
@@ -54,7 +55,7 @@ class ClusterFaultsIT {
   void start() throws Exception {
     partition = TestHosts.requireMultiNodeSlurm().name();
     shared = TestHosts.ssh();
-    sshd = new PrivateSshd(shared);
+    sshd = PrivateSshd.of(shared);
     sshd.start();
     target = sshd.target(shared);
     op = new InJvmOperator(target);

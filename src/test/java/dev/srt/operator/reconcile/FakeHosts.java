@@ -57,6 +57,12 @@ final class FakeHosts implements Hosts {
     final AtomicInteger resultsFailures = new AtomicInteger();
     final AtomicInteger nextJob = new AtomicInteger(1000);
     volatile boolean unreachable;
+    /**
+     * Labels of the requirements the host lacks; null: the host cannot be checked (as every fake
+     * before the prerequisite check), an empty set: it has everything.
+     */
+    volatile java.util.Set<String> missing;
+    final AtomicInteger checkCalls = new AtomicInteger();
 
     synchronized List<RunRef> runs() {
       return new ArrayList<>(jobs.keySet());
@@ -221,6 +227,22 @@ final class FakeHosts implements Hosts {
     public HostProbe.Facts probe() throws HostException {
       check();
       return new HostProbe.Facts("slurm 22.05.8", List.of("debug*"), List.of("node1 gpu:8"), "node1");
+    }
+
+    @Override
+    public boolean checksPrerequisites() {
+      return state.missing != null;
+    }
+
+    @Override
+    public dev.srt.operator.host.HostCheck.Report check(List<dev.srt.operator.plan.Prerequisites.Needed> needed, List<String> path,
+        Map<String, String> env) throws HostException {
+      state.checkCalls.incrementAndGet();
+      check();
+      java.util.Set<String> lacks = state.missing;
+      return new dev.srt.operator.host.HostCheck.Report(needed.stream().map(n -> lacks.contains(n.requirement().label())
+          ? new dev.srt.operator.host.HostCheck.Finding(n, false, "not found on PATH")
+          : new dev.srt.operator.host.HostCheck.Finding(n, true, "here")).toList());
     }
 
     @Override

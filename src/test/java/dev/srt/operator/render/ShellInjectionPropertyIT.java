@@ -724,10 +724,22 @@ class ShellInjectionPropertyIT {
             port: 22
             user: bench
             privateKeySecretRef: {name: box-ssh, key: id_ed25519}
+            privateKeyPassphraseSecretRef: {name: box-ssh, key: passphrase}
             knownHostsSecretRef: {name: box-ssh, key: known_hosts}
             privateKeyFile: /keys/id_ed25519
+            privateKeyPassphraseEnv: SRT_SSH_PASSPHRASE
             knownHostsFile: /keys/known_hosts
             connectTimeout: 10s
+            proxyJump:
+            - host: bastion.example.org
+              port: 2222
+              user: jump
+              privateKeySecretRef: {name: bastion-ssh, key: id_ed25519}
+              privateKeyPassphraseSecretRef: {name: bastion-ssh, key: passphrase}
+              knownHostsSecretRef: {name: bastion-ssh, key: known_hosts}
+              privateKeyFile: /keys/id_bastion
+              privateKeyPassphraseEnv: SRT_BASTION_PASSPHRASE
+              knownHostsFile: /keys/known_hosts_bastion
           workDir: %ROOT%/work
           gpusPerNode: 8
           gpuType: h100

@@ -19,6 +19,10 @@ public final class TestCluster {
   private final TestHosts.SshTarget ssh;
   private String mode = "slurm";
   private String secret;
+  private boolean passphraseInSecret;
+  private String passphraseEnv;
+  private boolean agent;
+  private final List<String> jumps = new ArrayList<>();
   private String connectTimeout;
   private Path workDir;
   private final List<Path> path = new ArrayList<>();
@@ -46,6 +50,30 @@ public final class TestCluster {
   /** The key and known_hosts from Secret {@code secret} (keys {@code id_ed25519}, {@code known_hosts}). */
   public TestCluster keyFromSecret(String secret) {
     this.secret = secret;
+    return this;
+  }
+
+  /** The key is passphrase-protected: its passphrase is the Secret's key {@code passphrase} (with {@link #keyFromSecret}). */
+  public TestCluster passphraseFromSecret() {
+    this.passphraseInSecret = true;
+    return this;
+  }
+
+  /** The key file's passphrase is in the CLI's environment variable {@code name}. */
+  public TestCluster passphraseFromEnv(String name) {
+    this.passphraseEnv = name;
+    return this;
+  }
+
+  /** No key file: the CLI logs in with its ssh-agent. */
+  public TestCluster keyFromAgent() {
+    this.agent = true;
+    return this;
+  }
+
+  /** A jump host in front of the target (after those given before), with the target's user, key and known_hosts. */
+  public TestCluster jump(String host, int port) {
+    jumps.add("{host: " + host + ", port: " + port + "}");
     return this;
   }
 
@@ -114,10 +142,21 @@ public final class TestCluster {
         """.formatted(name, mode, ssh.host(), ssh.port(), ssh.user()));
     if (secret != null) {
       y.append("    privateKeySecretRef: {name: ").append(secret).append(", key: id_ed25519}\n");
+      if (passphraseInSecret) {
+        y.append("    privateKeyPassphraseSecretRef: {name: ").append(secret).append(", key: passphrase}\n");
+      }
       y.append("    knownHostsSecretRef: {name: ").append(secret).append(", key: known_hosts}\n");
     } else {
-      y.append("    privateKeyFile: ").append(quoted(ssh.keyFile().toString())).append('\n');
+      if (!agent) {
+        y.append("    privateKeyFile: ").append(quoted(ssh.keyFile().toString())).append('\n');
+      }
+      if (passphraseEnv != null) {
+        y.append("    privateKeyPassphraseEnv: ").append(passphraseEnv).append('\n');
+      }
       y.append("    knownHostsFile: ").append(quoted(ssh.knownHostsFile().toString())).append('\n');
+    }
+    if (!jumps.isEmpty()) {
+      y.append("    proxyJump: [").append(String.join(", ", jumps)).append("]\n");
     }
     if (connectTimeout != null) {
       y.append("    connectTimeout: ").append(connectTimeout).append('\n');

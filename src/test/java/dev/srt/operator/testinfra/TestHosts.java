@@ -42,6 +42,12 @@ public final class TestHosts {
   static final String SSH_USER = "SRT_TEST_SSH_USER";
   static final String SSH_KEY = "SRT_TEST_SSH_KEY";
   static final String SSH_KNOWN_HOSTS = "SRT_TEST_SSH_KNOWN_HOSTS";
+  static final String SSH_PASSPHRASE_KEY = "SRT_TEST_SSH_PASSPHRASE_KEY";
+  static final String SSH_PASSPHRASE_FILE = "SRT_TEST_SSH_PASSPHRASE_FILE";
+  static final String BASTION_HOST = "SRT_TEST_BASTION_HOST";
+  static final String BASTION_PORT = "SRT_TEST_BASTION_PORT";
+  static final String BASTION_KNOWN_HOSTS = "SRT_TEST_BASTION_KNOWN_HOSTS";
+  static final String JUMP_TARGET = "SRT_TEST_JUMP_TARGET";
   static final String SLURM = "SRT_TEST_SLURM";
   static final String SLURM_PARTITION = "SRT_TEST_SLURM_PARTITION";
   static final String SLURM_MULTINODE_PARTITION = "SRT_TEST_SLURM_MULTINODE_PARTITION";
@@ -54,6 +60,7 @@ public final class TestHosts {
   static final String SLURM_MULTINODE_NODES = "SRT_TEST_SLURM_MULTINODE_NODES";
 
   private static final String SSH_HINT = "run .ci/start-sshd.sh (see docs/testing.md)";
+  private static final String BASTION_HINT = "run .ci/start-sshd.sh and .ci/start-bastion.sh (see docs/testing.md)";
   private static final String SLURM_HINT = "run .ci/start-sshd.sh and .ci/start-slurm.sh (see docs/testing.md)";
   private static final String MULTINODE_HINT = "run .ci/start-sshd.sh and .ci/start-slurm.sh without"
       + " SRT_SLURM_MULTINODE_NODES=0 (see docs/testing.md)";
@@ -78,6 +85,25 @@ public final class TestHosts {
   }
 
   /**
+   * The test bastion of {@code .ci/start-bastion.sh} in front of the test sshd: {@code host:port}
+   * is the bastion; {@code target} names the test sshd (at the same port as {@link #ssh()}) by a
+   * name only the bastion resolves; {@code knownHostsFile} holds the bastion's key and the test
+   * sshd's under that name. {@code passphraseKey} is a client key with a passphrase
+   * ({@code passphraseFile}), authorized on both.
+   */
+  public record Bastion(String host, int port, Path knownHostsFile, String target, Path passphraseKey, Path passphraseFile) {
+
+    /** The passphrase of {@link #passphraseKey}. */
+    public String passphrase() {
+      try {
+        return Files.readString(passphraseFile).strip();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + passphraseFile, e);
+      }
+    }
+  }
+
+  /**
    * The test Slurm's partition of nodes that are network namespaces (each its own address,
    * hostname and 8 fake GPUs), named {@code srt-node1..nodes}.
    */
@@ -95,6 +121,20 @@ public final class TestHosts {
   public static SshTarget ssh() {
     requireSsh();
     return sshTarget(load(envFile())).orElseThrow();
+  }
+
+  /**
+   * The test bastion (and the test sshd behind it); skips (or, with {@code SRT_E2E_REQUIRED=1},
+   * fails) the test if either is not up.
+   */
+  public static Bastion bastion() {
+    Map<String, String> values = load(envFile());
+    String problem = sshProblem(values);
+    if (problem == null) {
+      problem = bastionProblem(values);
+    }
+    require(problem, BASTION_HINT, System.getenv(REQUIRED_VAR));
+    return bastionOf(values).orElseThrow();
   }
 
   /** The test sshd if it is configured and accepts connections, without skipping anything. */
@@ -247,6 +287,32 @@ public final class TestHosts {
       return "nothing listens on " + t.host() + ":" + t.port();
     }
     return null;
+  }
+
+  /** The bastion described by the values, if all its keys are present and the port is a number. */
+  static Optional<Bastion> bastionOf(Map<String, String> values) {
+    List<String> keys = List.of(BASTION_HOST, BASTION_PORT, BASTION_KNOWN_HOSTS, JUMP_TARGET, SSH_PASSPHRASE_KEY, SSH_PASSPHRASE_FILE);
+    if (keys.stream().anyMatch(k -> isBlank(values.get(k))) || !values.get(BASTION_PORT).strip().matches("[0-9]{1,5}")) {
+      return Optional.empty();
+    }
+    return Optional.of(new Bastion(values.get(BASTION_HOST), Integer.parseInt(values.get(BASTION_PORT).strip()),
+        Path.of(values.get(BASTION_KNOWN_HOSTS)), values.get(JUMP_TARGET), Path.of(values.get(SSH_PASSPHRASE_KEY)),
+        Path.of(values.get(SSH_PASSPHRASE_FILE))));
+  }
+
+  /** Why the test bastion cannot be used, or null if it can. */
+  static String bastionProblem(Map<String, String> values) {
+    Optional<Bastion> bastion = bastionOf(values);
+    if (bastion.isEmpty()) {
+      return "no test bastion configured in " + envFile();
+    }
+    Bastion b = bastion.get();
+    for (Path file : List.of(b.knownHostsFile(), b.passphraseKey(), b.passphraseFile())) {
+      if (!Files.isReadable(file)) {
+        return file + " is not readable";
+      }
+    }
+    return portOpen(b.host(), b.port()) ? null : "nothing listens on " + b.host() + ":" + b.port();
   }
 
   /** Why the test Slurm cannot be used, or null if it can. */
