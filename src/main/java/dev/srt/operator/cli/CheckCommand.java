@@ -19,8 +19,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "check", mixinStandardHelpOptions = true, description = {
-    "Checks, in one command on the GpuCluster's host, what the comparison's arms need there and only that: the Slurm commands,",
-    "partition and job shape (sbatch --test-only), or the direct host's free ports; GPUs per node and their type; python3 and",
+    "Checks what the comparison's arms need on the GpuCluster's host, in one command.",
+    "It looks for that and only that: the Slurm commands, partition and job shape (sbatch --test-only), or the direct host's free ports; GPUs per node and their type; python3 and",
     "the packages the processes import (sglang, dynamo, ...); cargo, rustc, git, pip where a build runs them; etcd and",
     "nats-server where an arm starts them; the container runtime; the model directory; free disk in workDir.",
     "Prints a table requirement / found / ok and exits 0 when everything required is there, else 1, naming each missing",

@@ -99,7 +99,7 @@ class PrerequisitesGateTest {
 
     // The host gets cargo and the spec changes: checked again, then the first arm is submitted.
     host.missing = Set.of();
-    rc.getSpec().suspend = false;
+    rc.getSpec().workload.env = new java.util.HashMap<>(java.util.Map.of("BENCH_NOTE", "cargo installed"));
     rc.getMetadata().setGeneration(2L);
     assertThat(prerequisites().getStatus()).as("a changed spec is checked again").isEqualTo(Conditions.UNKNOWN);
     await().atMost(Duration.ofSeconds(10)).until(() -> Conditions.TRUE.equals(prerequisites().getStatus()));
