@@ -104,9 +104,12 @@ class PrerequisitesGateTest {
     assertThat(prerequisites().getStatus()).as("a changed spec is checked again").isEqualTo(Conditions.UNKNOWN);
     await().atMost(Duration.ofSeconds(10)).until(() -> Conditions.TRUE.equals(prerequisites().getStatus()));
     assertThat(prerequisites().getMessage()).matches("all \\d+ requirements met on fake host");
-    reconciler.reconcile(rc, null);
+    // The submit runs off the reconcile thread; the reconcile its end wakes records the job.
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      reconciler.reconcile(rc, null);
+      return arm("sgl-router").jobId != null;
+    });
     assertThat(host.submitCalls).hasValue(1);
-    assertThat(arm("sgl-router").jobId).isNotNull();
     assertThat(host.checkCalls).hasValue(2);
   }
 }
