@@ -48,8 +48,9 @@ final class LogFollower {
   private long read(long offset, int lines, PrintStream out) throws HostException {
     String f = Shell.quote(log);
     String cut = offset < 0 ? "tail -n " + Math.max(1, lines) : "tail -c +" + (offset + 1);
-    String command = "s=$(wc -c < " + f + ") || exit 3; e=running; grep -qs '\"event\":\"finished\"' " + Shell.quote(events)
-        + " && e=ended; printf '%s %s\\n' \"$s\" \"$e\"; head -c \"$s\" -- " + f + " | " + cut;
+    // Whether the run ended is asked before the size: what it wrote before its end is then within the size.
+    String command = "e=running; grep -qs '\"event\":\"finished\"' " + Shell.quote(events) + " && e=ended; s=$(wc -c < " + f
+        + ") || exit 3; printf '%s %s\\n' \"$s\" \"$e\"; head -c \"$s\" -- " + f + " | " + cut;
     ExecResult r = transport.exec(command, TIMEOUT);
     if (!r.succeeded()) {
       throw new HostException(HostException.Kind.COMMAND_FAILED, "cannot read " + log + ": "
