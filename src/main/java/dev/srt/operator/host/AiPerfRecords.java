@@ -171,21 +171,10 @@ final class AiPerfRecords {
       JsonToken v = p.nextToken();
       if (field.equals("unit")) {
         scale = v == JsonToken.VALUE_STRING ? toMillis(p.getText(), where) : scale;
-      } else if (field.equals("value") && list && v == JsonToken.START_ARRAY) {
-        values = new double[16];
-        int n = 0;
-        while (p.nextToken() != JsonToken.END_ARRAY) {
-          if (n == BenchServingRow.MAX_GAPS) {
-            throw new Malformed(FILE, where + " has more than " + BenchServingRow.MAX_GAPS + " values");
-          }
-          values = n == values.length ? Arrays.copyOf(values, n * 2) : values;
-          values[n++] = ResultJson.measurement(p, FILE, where);
-        }
-        values = Arrays.copyOf(values, n);
-      } else if (field.equals("value") && !list) {
-        values = new double[] {ResultJson.measurement(p, FILE, where)};
+      } else if (field.equals("value") && list) {
+        values = ResultJson.measurements(p, FILE, where, BenchServingRow.MAX_GAPS);
       } else if (field.equals("value")) {
-        throw new Malformed(FILE, where + " is not a list");
+        values = new double[] {ResultJson.measurement(p, FILE, where)};
       } else {
         p.skipChildren();
       }

@@ -66,8 +66,8 @@ final class BenchServingRow {
             d.failed = errors(p);
             out.put(ResultMetric.FAILED, String.valueOf(count(d.failed)));
           }
-          case "ttfts" -> d.ttfts = numbers(p, name);
-          case "output_lens" -> d.outputLens = numbers(p, name);
+          case "ttfts" -> d.ttfts = ResultJson.measurements(p, FILE, name, ResultJson.MAX_REQUESTS);
+          case "output_lens" -> d.outputLens = ResultJson.measurements(p, FILE, name, ResultJson.MAX_REQUESTS);
           case "itls" -> d.itls = gaps(p, d);
           default -> {
             ResultMetric metric = ResultMetric.of(name).filter(SUMMARY::contains).orElse(null);
@@ -156,23 +156,6 @@ final class BenchServingRow {
     return n;
   }
 
-  /** A per-request list of numbers (the current token starts it). */
-  private static double[] numbers(JsonParser p, String name) throws IOException, Malformed {
-    if (p.currentToken() != JsonToken.START_ARRAY) {
-      throw new Malformed(FILE, name + " is not an array");
-    }
-    double[] values = new double[16];
-    int n = 0;
-    while (p.nextToken() != JsonToken.END_ARRAY) {
-      if (n == ResultJson.MAX_REQUESTS) {
-        throw new Malformed(FILE, name + " has more than " + ResultJson.MAX_REQUESTS + " entries");
-      }
-      values = n == values.length ? Arrays.copyOf(values, n * 2) : values;
-      values[n++] = ResultJson.measurement(p, FILE, name);
-    }
-    return Arrays.copyOf(values, n);
-  }
-
   /** {@code itls}: per request, the list of its gaps (the current token starts it). */
   private static List<double[]> gaps(JsonParser p, Details d) throws IOException, Malformed {
     if (p.currentToken() != JsonToken.START_ARRAY) {
@@ -191,19 +174,12 @@ final class BenchServingRow {
       if (t != JsonToken.START_ARRAY) {
         throw new Malformed(FILE, "itls has an entry that is not a list");
       }
-      double[] gaps = new double[8];
-      int n = 0;
-      while (p.nextToken() != JsonToken.END_ARRAY) {
-        if (++d.gaps > MAX_GAPS) {
-          throw new Malformed(FILE, "itls has more than " + MAX_GAPS + " gaps in all");
-        }
-        double v = ResultJson.measurement(p, FILE, "itls");
-        if (!Double.isNaN(v)) {
-          gaps = n == gaps.length ? Arrays.copyOf(gaps, n * 2) : gaps;
-          gaps[n++] = v;
-        }
+      double[] gaps = Arrays.stream(ResultJson.measurements(p, FILE, "itls", MAX_GAPS)).filter(v -> !Double.isNaN(v)).toArray();
+      d.gaps += gaps.length;
+      if (d.gaps > MAX_GAPS) {
+        throw new Malformed(FILE, "itls has more than " + MAX_GAPS + " gaps in all");
       }
-      out.add(Arrays.copyOf(gaps, n));
+      out.add(gaps);
     }
     return out;
   }

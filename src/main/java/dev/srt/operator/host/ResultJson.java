@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Arrays;
 
 /**
  * What every reader of a benchmark's result files shares: the bounded JSON parser, the check that
@@ -91,6 +92,26 @@ final class ResultJson {
       throw new Malformed(file, field + " has an entry out of range (0 to 1e15)");
     }
     return v;
+  }
+
+  /**
+   * A JSON array of measurements (the current token starts it), NaN for an entry without a value;
+   * more than {@code max} entries is malformed.
+   */
+  static double[] measurements(JsonParser p, ResultFile file, String field, int max) throws IOException, Malformed {
+    if (p.currentToken() != JsonToken.START_ARRAY) {
+      throw new Malformed(file, field + " is not a list");
+    }
+    double[] values = new double[16];
+    int n = 0;
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (n == max) {
+        throw new Malformed(file, field + " has more than " + max + " entries");
+      }
+      values = n == values.length ? Arrays.copyOf(values, n * 2) : values;
+      values[n++] = measurement(p, file, field);
+    }
+    return Arrays.copyOf(values, n);
   }
 
   /** At most 17 significant digits and 17 decimals, never an exponent: "748.2", "120.0", "0.00001". */

@@ -54,15 +54,17 @@ final class ResultsFetch {
             head -c %d -- %s | frame %s
           fi
           if cd -- %s 2>/dev/null; then
+            # AIPerf's files only without bench_serving's, as the numbers are: the output stays under the transport's limit
             if usable %s %s; then
               grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
-            fi
-            set -- %s
-            if usable "$1" %s; then
-              head -c %d -- "$1" | frame %s
-              records="${1%%_aiperf.json}.jsonl"
-              if usable "$records" %s; then
-                head -c %d -- "$records" | frame %s
+            elif [ ! -e %s ]; then
+              set -- %s
+              if usable "$1" %s; then
+                head -c %d -- "$1" | frame %s
+                records="${1%%_aiperf.json}.jsonl"
+                if usable "$records" %s; then
+                  head -c %d -- "$records" | frame %s
+                fi
               fi
             fi
             scrape %s %s %d
@@ -80,6 +82,7 @@ final class ResultsFetch {
             Shell.quote(resultsDir),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.frame(),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
+            Shell.quote(ResultFile.BENCH_SERVING.path),
             ResultFile.AIPERF.path, // a glob, so unquoted: a constant
             ResultFile.AIPERF.frame(), ResultFile.AIPERF.maxBytes + 1, ResultFile.AIPERF.frame(),
             ResultFile.AIPERF_RECORDS.frame(), ResultFile.AIPERF_RECORDS.maxBytes + 1, ResultFile.AIPERF_RECORDS.frame(),

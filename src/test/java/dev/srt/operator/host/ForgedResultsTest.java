@@ -302,6 +302,9 @@ class ForgedResultsTest {
     write(dir.resolve("results/bench-serving.jsonl"), "{\"completed\":10,\"request_throughput\":1.5}\n" + BENCH_ROW + "\n\n");
     write(dir.resolve("results/metrics-before.txt"), scrape(100, 0, 1, 0, 0, 0));
     write(dir.resolve("results/metrics-after.txt"), scrape(6100, 4500, 131, 4000, 1500, 100));
+    // AIPerf's files beside bench_serving's are not even fetched (the command's output stays bounded)
+    write(dir.resolve("results/aiperf/x_aiperf.json"), "not read");
+    write(dir.resolve("results/aiperf/x.jsonl"), "not read");
     RunRef aiperf = new RunRef("default", "cmp", "aiperf", "r00000002");
     write(runDir(aiperf).resolve("results/aiperf/agentx_aiperf.json"), AIPERF_EXPORT);
     write(runDir(aiperf).resolve("results/aiperf/zzz_aiperf.json"), "not the first in byte order");

@@ -85,7 +85,8 @@ class ResultsSummaryIT {
     assertThat(r.byKey()).containsExactly(Map.entry("completed", "256"), Map.entry("request_throughput", "143.2"),
         Map.entry("mean_ttft_ms", "399.1"), Map.entry("p99_ttft_ms", "748.2"),
         Map.entry("engine_cache_hit_rate", String.format(Locale.ROOT, "%.4f", (4500.0 + 1500) / (6000 + 4000))),
-        Map.entry("worker_requests_max_over_min", String.format(Locale.ROOT, "%.2f", 130.0 / 100)));
+        Map.entry("worker_requests_max_over_min", String.format(Locale.ROOT, "%.2f", 130.0 / 100)),
+        Map.entry("worker_requests_max_over_mean", String.format(Locale.ROOT, "%.3f", 130.0 / 115)));
   }
 
   @Test
@@ -95,8 +96,8 @@ class ResultsSummaryIT {
 
     RunResults r = read();
 
-    // A worker that served nothing makes the spread unbounded: not reported.
-    assertThat(r.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"));
+    // A worker that served nothing makes max/min unbounded: not reported; max/mean says one of two took all.
+    assertThat(r.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"), Map.entry("worker_requests_max_over_mean", "2.000"));
   }
 
   @Test
@@ -116,7 +117,7 @@ class ResultsSummaryIT {
     assertThat(r.byKey()).containsExactly(Map.entry("completed", "120.0"), Map.entry("request_throughput", "7.5"),
         Map.entry("output_throughput", "950.25"), Map.entry("mean_ttft_ms", "812.5"), Map.entry("median_ttft_ms", "640.0"),
         Map.entry("p99_ttft_ms", "2890.0"), Map.entry("mean_itl_ms", "21.5"), Map.entry("p99_itl_ms", "48.0"),
-        Map.entry("mean_e2e_latency_ms", "4100.0"));
+        Map.entry("mean_tpot_ms", "21.5"), Map.entry("p99_tpot_ms", "48.0"), Map.entry("mean_e2e_latency_ms", "4100.0"));
   }
 
   @Test
