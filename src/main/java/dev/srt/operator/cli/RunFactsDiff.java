@@ -5,11 +5,10 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RunFact;
 import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.config.Echo;
-import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.RunFactsRead;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.verdict.FactComparison;
 import dev.srt.operator.verdict.FactKind;
@@ -46,7 +45,6 @@ final class RunFactsDiff {
     String comparison = in.comparison().getMetadata().getName();
     List<String> arms = in.comparison().getSpec().arms.stream().map(a -> a.name).toList();
     try (Transport transport = ApplyCommand.transport(cluster)) {
-      Backend backend = Backend.forMode(cluster.getSpec().mode(), transport, cluster.getSpec().workDir);
       Map<String, List<LatestRuns.Found>> found = LatestRuns.find(transport, cluster.getSpec().workDir, ArmRunner.NAMESPACE, comparison,
           arms, RUNS_SEARCHED);
       List<RunRef> refs = new ArrayList<>();
@@ -60,8 +58,7 @@ final class RunFactsDiff {
       }
       List<RunFacts> facts = new ArrayList<>();
       for (RunRef ref : refs) {
-        RunFacts f = RunResults.read(backend, ref).facts();
-        facts.add(f == null ? RunFacts.none("not read") : f);
+        facts.add(RunFactsRead.read(transport, cluster.getSpec().workDir, ref));
       }
       return print(refs, facts, all, out);
     } catch (ApplyCommand.UsageError | HostException e) {

@@ -3,7 +3,6 @@ package dev.srt.operator.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.Mode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +12,14 @@ import org.junit.jupiter.api.Test;
  * and the router's own identity, by router kind.
  */
 class FactCaptureTest {
+  /** Arm {@code arm} of {@code comparison} in the mode of the example cluster {@code cluster}. */
+  private static RunPlan plan(Path comparison, String arm, Path cluster) {
+    return Planner.plan(Examples.load(comparison).comparisons().get(0), Examples.cluster(cluster), arm, null);
+  }
+
   @Test
   void everyWorkerEngineIsAskedAtItsOwnServerInfoAndTheModelFilesAreTheModelDirectorys() {
-    FactCapture f = Examples.plan("sgl-router", Mode.SLURM).factCapture();
+    FactCapture f = plan(Examples.COMPARISON, "sgl-router", Examples.SLURM_CLUSTER).factCapture();
 
     assertThat(f.engines()).extracting(FactCapture.Engine::name, FactCapture.Engine::serverInfoUrl).containsExactly(
         org.assertj.core.groups.Tuple.tuple("worker-0", "http://{{node:0}}:6100/server_info"),
@@ -35,8 +39,8 @@ class FactCaptureTest {
 
   @Test
   void dynamoIsItsWheelsItsPackagesWithTheRunsInstallInFrontAndItsCatalog() {
-    FactCapture plain = Examples.plan("dynamo-kv", Mode.DIRECT).factCapture();
-    FactCapture policy = Examples.plan("dynamo-kv-policy", Mode.DIRECT).factCapture();
+    FactCapture plain = plan(Examples.COMPARISON, "dynamo-kv", Examples.DIRECT_CLUSTER).factCapture();
+    FactCapture policy = plan(Examples.COMPARISON, "dynamo-kv-policy", Examples.DIRECT_CLUSTER).factCapture();
 
     assertThat(plain.router().packages()).containsExactly("ai-dynamo", "ai-dynamo-runtime");
     assertThat(plain.router().pythonPath()).isEqualTo("python");
@@ -54,7 +58,7 @@ class FactCaptureTest {
   void anInProcessDynamoWorkerHasNoServerInfoToAskAndSaysSo() {
     RouterComparison rc = Examples.parse(Examples.exampleYaml().replace("dynamo: {sidecar: {enabled: true}}", "dynamo: {sidecar: {enabled: false}}"))
         .comparisons().get(0);
-    FactCapture f = Planner.plan(rc, Examples.cluster(Examples.DIRECT_CLUSTER), "dynamo-kv", Mode.DIRECT).factCapture();
+    FactCapture f = Planner.plan(rc, Examples.cluster(Examples.DIRECT_CLUSTER), "dynamo-kv", null).factCapture();
 
     assertThat(f.engines()).allSatisfy(e -> {
       assertThat(e.serverInfoUrl()).isNull();
@@ -64,9 +68,9 @@ class FactCaptureTest {
 
   @Test
   void theGatewayIsItsDistributionAndATraceIsTheWorkloadsInput() {
-    assertThat(Examples.plan(Examples.GATEWAY, "sgl-model-gateway", Mode.DIRECT).factCapture().router().packages())
+    assertThat(plan(Examples.GATEWAY, "sgl-model-gateway", Examples.DIRECT_CLUSTER).factCapture().router().packages())
         .containsExactly("sglang-router");
-    FactCapture trace = Examples.plan(Path.of("examples/router-comparison-multinode.yaml"), "sgl-router", Mode.SLURM).factCapture();
+    FactCapture trace = plan(Path.of("examples/router-comparison-multinode.yaml"), "sgl-router", Examples.SLURM_CLUSTER).factCapture();
     assertThat(trace.workload().tool()).isEqualTo("aiperf");
     assertThat(trace.workload().versionPackage()).isEqualTo("aiperf");
     assertThat(trace.workload().dataset()).isEqualTo("/traces/mooncake-conversation.jsonl");
@@ -76,7 +80,7 @@ class FactCaptureTest {
 
   @Test
   void theCaptureIsPartOfPlanJson() {
-    String json = Examples.plan("dynamo-kv-policy", Mode.DIRECT).json();
+    String json = plan(Examples.COMPARISON, "dynamo-kv-policy", Examples.DIRECT_CLUSTER).json();
     assertThat(json).contains("\"factCapture\"", "\"serverInfoUrl\" : \"http://127.0.0.1:6100/server_info\"", "\"catalogRev\"");
   }
 }
