@@ -10,6 +10,7 @@ import dev.srt.operator.testinfra.TestHosts;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -49,6 +50,9 @@ class MetricsScrapeIT {
         ArmStatus a = op.arm("metrics", "sgl-router");
         return a != null && "Succeeded".equals(a.phase);
       });
+      ArmStatus done = op.arm("metrics", "sgl-router");
+      assertThat(done.results.engineCacheHitRate).as("the engines' cache hit rate from the scrapes around the benchmark; results %s in %s",
+          done.resultFiles, listing(Path.of(done.runDir, "results"))).isNotNull();
       String finished = await().atMost(Duration.ofSeconds(30)).until(scrape::text, text -> text.contains("srt_arm_ttft_seconds{"));
 
       for (String text : new String[] {starting, finished}) {
@@ -65,5 +69,13 @@ class MetricsScrapeIT {
       server.stop(0);
     }
     assertThat(served).containsAll(MetricsScrape.usedByTheBundle());
+  }
+
+  private static String listing(Path dir) {
+    try (var files = java.nio.file.Files.list(dir)) {
+      return files.map(f -> f.getFileName() + " (" + f.toFile().length() + " bytes)").toList().toString();
+    } catch (java.io.IOException e) {
+      return "unreadable: " + e;
+    }
   }
 }
