@@ -43,7 +43,8 @@ class MetricsScrapeIT {
       op.apply(ssh, TestHosts.slurmPartition(), Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "3000"),
           // the engines' /metrics scraped around the benchmark give the cache hit and request spread gauges
           InJvmOperator.comparison("metrics", "10m", InJvmOperator.sglRouterArm("sgl-router", "round_robin"))
-              .replace("\n  arms:\n", "\n  observability: {enabled: true}\n  arms:\n"));
+              .replace("\n  arms:\n", "\n  observability: {enabled: true}\n  arms:\n")
+              .replace("args: {tensor-parallel-size: 4}", "args: {tensor-parallel-size: 4, enable-metrics: true}"));
       String starting = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
           .until(scrape::text, text -> text.contains("srt_arm_start_deadline_timestamp_seconds{"));
       await().atMost(Duration.ofSeconds(120)).until(() -> {
