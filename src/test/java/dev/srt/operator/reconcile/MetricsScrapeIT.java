@@ -10,6 +10,7 @@ import dev.srt.operator.testinfra.TestHosts;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -42,13 +43,17 @@ class MetricsScrapeIT {
       op.apply(ssh, TestHosts.slurmPartition(), Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "3000"),
           // the engines' /metrics scraped around the benchmark give the cache hit and request spread gauges
           InJvmOperator.comparison("metrics", "10m", InJvmOperator.sglRouterArm("sgl-router", "round_robin"))
-              .replace("\n  arms:\n", "\n  observability: {enabled: true}\n  arms:\n"));
+              .replace("\n  arms:\n", "\n  observability: {enabled: true}\n  arms:\n")
+              .replace("args: {tensor-parallel-size: 4}", "args: {tensor-parallel-size: 4, enable-metrics: true}"));
       String starting = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
           .until(scrape::text, text -> text.contains("srt_arm_start_deadline_timestamp_seconds{"));
       await().atMost(Duration.ofSeconds(120)).until(() -> {
         ArmStatus a = op.arm("metrics", "sgl-router");
         return a != null && "Succeeded".equals(a.phase);
       });
+      ArmStatus done = op.arm("metrics", "sgl-router");
+      assertThat(done.results.engineCacheHitRate).as("the engines' cache hit rate from the scrapes around the benchmark; results %s in %s",
+          done.resultFiles, listing(Path.of(done.runDir, "results"))).isNotNull();
       String finished = await().atMost(Duration.ofSeconds(30)).until(scrape::text, text -> text.contains("srt_arm_ttft_seconds{"));
 
       for (String text : new String[] {starting, finished}) {
@@ -65,5 +70,13 @@ class MetricsScrapeIT {
       server.stop(0);
     }
     assertThat(served).containsAll(MetricsScrape.usedByTheBundle());
+  }
+
+  private static String listing(Path dir) {
+    try (var files = java.nio.file.Files.list(dir)) {
+      return files.map(f -> f.getFileName() + " (" + f.toFile().length() + " bytes)").toList().toString();
+    } catch (java.io.IOException e) {
+      return "unreadable: " + e;
+    }
   }
 }
