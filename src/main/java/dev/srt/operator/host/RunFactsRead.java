@@ -12,6 +12,6 @@ public final class RunFactsRead {
    * @throws HostException only when the host cannot be asked
    */
   public static RunFacts read(Transport transport, String workDir, RunRef run) throws HostException {
-    return ResultsFetch.read(transport, run.runDir(workDir), RunResults.TIMEOUT).facts();
+    return ResultsFetch.read(transport, run.runDir(workDir), RunResults.RESULTS, null, RunResults.TIMEOUT).facts();
   }
 }
