@@ -62,7 +62,8 @@ class LoadSheddingIT {
 
     assertThat(post(base + "/v1/chat/completions", chat(MODEL, "alone on the router", 4, false)).status())
         .as("a request on an idle router is never shed (the canary, the warm-up)").isEqualTo(200);
-    try (Socket busy = requestInFlight(router.port())) {
+    // Shed only under load: two other requests in flight (one could be the last, still being counted).
+    try (Socket busy = requestInFlight(router.port()); Socket busier = requestInFlight(router.port())) {
       await().atMost(Duration.ofSeconds(5)).until(() -> shed(post(base + "/v1/chat/completions", chat(MODEL, "x", 4, true))));
       for (String path : List.of("/healthz", "/readyz", "/metrics", "/v1/models")) {
         assertThat(get(base + path).status()).as(path).isEqualTo(200);
@@ -77,7 +78,7 @@ class LoadSheddingIT {
     DynamoFrontend frontend = fleet.start(new DynamoFrontend(DynamoFrontend.Options.parse(List.of("--http-port", "0"), env, QUIET),
         env, QUIET));
     String base = "http://127.0.0.1:" + frontend.port();
-    try (Socket busy = requestInFlight(frontend.port())) {
+    try (Socket busy = requestInFlight(frontend.port()); Socket busier = requestInFlight(frontend.port())) {
       // the first shed request shows the blocker is in flight; every request after it counts
       await().atMost(Duration.ofSeconds(5)).until(() -> shed(post(base + "/v1/chat/completions", chat(MODEL, "x", 4, false))));
       int n = 100;

@@ -44,7 +44,7 @@ class SecondOrderInjectionIT {
           arms:
           - name: kv
             frontend: {type: dynamo}
-            dynamo: {sidecar: {enabled: true, args: ["--trace-dir", "{{run_dir}}/s"]}}
+            dynamo: {sidecar: {enabled: true, args: ["--custom-jinja-template", "{{run_dir}}/s"]}}
         ---
         apiVersion: srt.dev/v1alpha1
         kind: GpuCluster
@@ -103,7 +103,7 @@ class SecondOrderInjectionIT {
       assertThat(inv.env()).containsEntry("X", rd + "/t").containsEntry("TRACE_ROOT", rd);
     });
     assertThat(run.invocations()).anySatisfy(inv -> assertThat(inv.args()).containsSequence("dynamo.sglang.sidecar")
-        .containsSequence("--trace-dir", rd + "/s"));
+        .containsSequence("--custom-jinja-template", rd + "/s"));
     assertThat(runDir.resolve("results/run-dir.txt")).hasContent(rd);
   }
 }

@@ -638,6 +638,7 @@ class ShellInjectionPropertyIT {
             args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16}
             env: {FUZZ_WORKLOAD: plain}
             seed: 7
+            load: {mode: concurrency, levels: [2], durationPerLevel: 30s}
           arms:
           - name: router
             frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, args: {policy: cache_aware}, env: {FUZZ_ROUTER: plain}}
