@@ -33,25 +33,6 @@ public final class ArmRuns {
     return a.runId != null && (a.phase().inFlight() || a.phase() == ArmPhase.Pending);
   }
 
-  /** Significant digits a finished run's numbers keep in status: far more than any benchmark measures. */
-  static final int DIGITS = 6;
-
-  /** {@code results} with each number to {@link #DIGITS} significant digits (the status must stay small with many runs). */
-  static dev.srt.operator.api.BenchmarkResults compact(dev.srt.operator.api.BenchmarkResults results) {
-    if (results == null) {
-      return null;
-    }
-    dev.srt.operator.api.BenchmarkResults out = new dev.srt.operator.api.BenchmarkResults();
-    for (dev.srt.operator.verdict.Metric m : dev.srt.operator.verdict.Metric.values()) {
-      Double v = m.of(results);
-      if (v != null) {
-        m.set(out, Double.isFinite(v) && v != 0
-            ? new java.math.BigDecimal(v).round(new java.math.MathContext(DIGITS)).doubleValue() : v);
-      }
-    }
-    return out;
-  }
-
   /** Whether a run in {@code phase} counts as a finished repetition (a cancelled one runs again). */
   public static boolean counts(ArmPhase phase) {
     return phase == ArmPhase.Succeeded || phase == ArmPhase.Failed;
@@ -68,7 +49,7 @@ public final class ArmRuns {
     r.startedAt = s.startedAt;
     r.finishedAt = s.finishedAt;
     r.message = s.message == null ? null : ExecResult.abbreviate(s.message, MAX_MESSAGE);
-    r.results = s.phase() == ArmPhase.Succeeded ? compact(s.results) : null;
+    r.results = s.phase() == ArmPhase.Succeeded ? s.results : null;
     return r;
   }
 

@@ -314,7 +314,7 @@ class ApplyCommandIT {
     report.path("verdicts").forEach(v -> verdicts.put(v.path("arm").asText() + " " + v.path("metric").asText(), v));
     assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("verdict").asText()).as(json.out()).isEqualTo("worse");
     assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("ci95Pct").size()).isEqualTo(2);
-    for (String metric : List.of("request_throughput", "mean_ttft_ms", "p99_ttft_ms", "engine_cache_hit_rate")) {
+    for (String metric : List.of("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate")) {
       var shed = verdicts.get("shedding " + metric);
       assertThat(shed.path("verdict").asText()).as(json.out()).isEqualTo("not-comparable");
       assertThat(shed.path("reason").asText()).startsWith("shedding failed ").contains("more than maxFailedRatio 1.0%");

@@ -64,7 +64,7 @@ class LauncherIT {
       assertThat(r.err()).doesNotContain("cds", "shared archive");
       if (command.contains("version")) {
         assertThat(r.code()).isZero();
-        assertThat(r.out()).startsWith("srt-operator ");
+        assertThat(r.out()).startsWith("version:");
       } else {
         assertThat(r.code()).as("a problem still fails the command").isNotZero();
       }

@@ -182,7 +182,7 @@ class RepetitionsTest {
     }
     byte[] json = Mappers.json().writeValueAsString(s).getBytes(StandardCharsets.UTF_8);
     assertThat(s.arms.get(0).runs).hasSize(20).allSatisfy((ArmRun r) -> assertThat(r.results).isNotNull());
-    // Every one of the 27 metrics set in every run: the worst case of today's status; numbers keep 6 digits.
+    // Every one of the 27 metrics set in every run, each with 15 digits: the worst case of today's status.
     assertThat(json.length).as("status bytes").isLessThan(256 * 1024);
   }
 }
