@@ -63,8 +63,13 @@ class ShellInjectionPropertyIT {
   private static final int PAYLOADS_PER_PLACE = 8;
   private static final int PLACES_PER_SPEC = 200;
   private static final int LANES = 6;
-  /** The custom workload's command is the author's own program; it is gated by the cluster, not by quoting. */
-  private static final Set<String> NOT_FUZZED = Set.of("spec.workload.command");
+  /**
+   * The custom workload's command is the author's own program; it is gated by the cluster, not by
+   * quoting. The load ladder's strings (issue 19) are validated but not rendered yet: no script
+   * holds them, so there is nothing for a payload to reach until the ladder is rendered.
+   */
+  private static final Set<String> NOT_FUZZED = Set.of("spec.workload.command", "spec.workload.load.mode",
+      "spec.workload.load.durationPerLevel");
 
   @TempDir Path dir;
 
@@ -638,7 +643,6 @@ class ShellInjectionPropertyIT {
             args: {backend: sglang-oai-chat, dataset-name: generated-shared-prefix, num-prompts: 16}
             env: {FUZZ_WORKLOAD: plain}
             seed: 7
-            load: {mode: concurrency, levels: [2], durationPerLevel: 30s}
           arms:
           - name: router
             frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, args: {policy: cache_aware}, env: {FUZZ_ROUTER: plain}}
