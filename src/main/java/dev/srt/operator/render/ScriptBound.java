@@ -1,6 +1,13 @@
 package dev.srt.operator.render;
 
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.ResourcesSpec;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonSpec;
+import dev.srt.operator.config.WorkerFit;
 import dev.srt.operator.plan.RunPlan;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
@@ -10,8 +17,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A cheap upper bound of a plan's script size, so that the exact measure ({@link Scripts#bytes}, a
- * counting render) is needed only for a spec that might come near {@link ScriptText}'s bound. The
+ * Cheap upper bounds of a script's size, so that planning and the exact measure ({@link
+ * Scripts#bytes}, a counting render) are needed only for a spec that might come near {@link
+ * ScriptText}'s bound: a loose one from the spec ({@link #of(RouterComparison, GpuCluster)}), and one
+ * from the plan ({@link #of(RunPlan)}). The
  * script is the shared library and a few fixed lines, and lines made of the plan's text: every
  * string of the plan (found by walking its records, so a new field is counted without a change
  * here) is counted twice, each byte at most four when quoted ({@code '} is written {@code '\''}),
@@ -33,6 +42,15 @@ final class ScriptBound {
     }
   };
 
+  private static final String API = RouterComparisonSpec.class.getPackageName();
+  /** Each api class's public instance fields (its spec fields), looked up once. */
+  private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+    @Override
+    protected List<Field> computeValue(Class<?> type) {
+      return Stream.of(type.getFields()).filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
+    }
+  };
+
   private ScriptBound() {}
 
   static long of(RunPlan plan) {
@@ -47,7 +65,30 @@ final class ScriptBound {
     return FIXED + LIBRARY + 8 * text(plan) + lines * (8 * launcher + PER_LINE);
   }
 
-  /** The UTF-8 bytes of every string reachable from {@code o} (records, collections, maps), and a word's worth for anything else. */
+  /**
+   * A cheaper and looser bound, from the spec without planning it: any line may hold all the text of
+   * the comparison and the cluster three times (a worker's line has the model's path in its flags and
+   * twice in a container mount), each byte quoted at most four; a line per process (an engine per node of a
+   * worker, a sidecar, the router, the benchmark, etcd and NATS), two per worker for its gates, and
+   * the build steps. Enough to pass an ordinary spec without planning it.
+   */
+  static long of(RouterComparison rc, GpuCluster cluster) {
+    ResourcesSpec r = rc.getSpec() == null ? null : rc.getSpec().resources;
+    long workers = r == null ? 1 : Math.max(1, WorkerFit.totalWorkers(r));
+    long nodes = r == null ? 1 : r.disaggregated() ? count(r.prefillNodes) + count(r.decodeNodes) : count(r.aggNodes);
+    long lines = 5 * workers + 2 * nodes + 96;
+    long text = text(rc.getSpec()) + (cluster == null ? 0 : text(cluster.getSpec())) + 1024;
+    return FIXED + LIBRARY + 12 * text * lines;
+  }
+
+  private static long count(Integer n) {
+    return n == null ? 1 : Math.max(1, n);
+  }
+
+  /**
+   * The UTF-8 bytes of every string reachable from {@code o} (records, the api's objects through
+   * their public fields, collections, maps), and a word's worth for anything else.
+   */
   static long text(Object o) {
     if (o == null) {
       return 0;
@@ -75,6 +116,17 @@ final class ScriptBound {
         try {
           n += text(accessor.invoke(r));
         } catch (IllegalAccessException | InvocationTargetException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return n;
+    }
+    if (o.getClass().getPackageName().equals(API)) {
+      long n = 0;
+      for (Field f : FIELDS.get(o.getClass())) {
+        try {
+          n += text(f.get(o)) + 8;
+        } catch (IllegalAccessException e) {
           throw new IllegalStateException(e);
         }
       }

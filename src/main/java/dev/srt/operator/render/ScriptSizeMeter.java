@@ -9,12 +9,16 @@ import dev.srt.operator.plan.RunPlan;
 import java.util.Optional;
 
 /**
- * The renderer's measure of an arm's script, for the validator ({@link ScriptSizes}): a plan whose
- * cheap upper bound ({@link ScriptBound}) is within the limit fits; any other is rendered, counting.
+ * The renderer's measure of an arm's script, for the validator ({@link ScriptSizes}): a spec whose
+ * cheap upper bound ({@link ScriptBound}, from the spec, then from its plan) is within the limit
+ * fits; any other is rendered, counting.
  */
 public final class ScriptSizeMeter implements ScriptSizes {
   @Override
   public Optional<Boolean> fits(RouterComparison rc, GpuCluster cluster, String arm, Mode mode, long limit) {
+    if (ScriptBound.of(rc, cluster) <= limit) {
+      return Optional.of(true);
+    }
     RunPlan plan;
     try {
       plan = Planner.plan(rc, cluster, arm, mode);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link ScriptBound} is an upper bound of the rendered script, for every plan the examples, the
+ * {@link ScriptBound} (from the plan, and the looser one from the spec) is an upper bound of the rendered script, for every plan the examples, the
  * valid fixtures and the shell-injection variants make (also with quote-heavy values everywhere the
  * launcher repeats them), so that skipping the exact measure below it never lets a script beyond
  * the limit through; and it stays far below the limit for real specs, so the measure is rare.
@@ -47,6 +47,8 @@ class ScriptBoundTest {
         long actual = Scripts.render(plan).getBytes(StandardCharsets.UTF_8).length;
         long bound = ScriptBound.of(plan);
         assertThat(bound).as("%s %s %s", rc.getMetadata().getName(), arm.name, mode).isGreaterThanOrEqualTo(actual);
+        assertThat(ScriptBound.of(rc, cluster)).as("from the spec: %s %s %s", rc.getMetadata().getName(), arm.name, mode)
+            .isGreaterThanOrEqualTo(actual);
         largestRatio = Math.max(largestRatio, bound / actual);
         checked++;
       }
@@ -74,6 +76,8 @@ class ScriptBoundTest {
     // Far below the limit for real specs: the exact measure is for the rare large one.
     RunPlan example = Examples.plan("dynamo-kv-policy", Mode.SLURM);
     assertThat(ScriptBound.of(example)).isLessThan(2L << 20);
+    assertThat(ScriptBound.of(Examples.comparison(), Examples.cluster(Examples.SLURM_CLUSTER))).as("not even planned")
+        .isLessThan(dev.srt.operator.api.Limits.MAX_SCRIPT_BYTES);
   }
 
   /** The shell-injection variants, with a quote (written '\'' by the renderer) in every string the launcher repeats per line. */
@@ -94,6 +98,8 @@ class ScriptBoundTest {
         ObjectNode rc = v.rc().deepCopy();
         ObjectNode backend = (ObjectNode) rc.get("spec").get("backend");
         backend.putObject("env").put("Q", quotes + "é漢🙂");
+        // The model's path is in every worker's flags and, with a container, twice in its mounts: the most repeated value.
+        ((ObjectNode) rc.get("spec").get("model")).put("path", "/models/" + "'".repeat(4000));
         check(Mappers.json().treeToValue(rc, RouterComparison.class), Mappers.json().treeToValue(c, GpuCluster.class));
       }
     }
