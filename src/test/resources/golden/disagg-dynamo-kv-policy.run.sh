@@ -28,6 +28,8 @@ SRT_PIDS=()
 SRT_ROLES=()
 SRT_FAILED=""
 SRT_INTERRUPTED=""
+SRT_LEVEL=""
+SRT_LEVEL_TEXT=""
 SRT_STOP_GRACE="${SRT_STOP_GRACE:-10}"
 
 srt_json_string() {
@@ -589,14 +591,43 @@ srt_scrape() {
   srt_probe scrape "$out" "$@" || true
 }
 
-# srt_run_benchmark LOG ARGV...: runs the benchmark while checking that the servers stay up.
+# srt_level_started INDEX COUNT LOAD LABEL DIR: level INDEX of COUNT of the load ladder (LOAD, shown
+# as LABEL, e.g. c=32) begins; its benchmark writes into DIR. The engines stay up between levels.
+srt_level_started() {
+  SRT_LEVEL=$1
+  SRT_LEVEL_TEXT="level $1/$2 ($4)"
+  mkdir -p -- "$5"
+  srt_log "$SRT_LEVEL_TEXT"
+  srt_event level-started level:= "$1" of:= "$2" load:= "$3" label "$4"
+}
+
+# srt_level_finished INDEX COUNT LOAD LABEL DIR: level INDEX measured; its result files are listed.
+srt_level_finished() {
+  srt_event level-finished level:= "$1" of:= "$2" load:= "$3" label "$4"
+  srt_report_results "$5"
+  SRT_LEVEL=''
+  SRT_LEVEL_TEXT=''
+}
+
+# srt_drain SECONDS: the pause between two levels, while the servers must stay up.
+srt_drain() {
+  local until=$((SECONDS + $1))
+  while [ "$SECONDS" -lt "$until" ]; do
+    srt_check_alive
+    sleep 0.5
+  done
+}
+
+# srt_run_benchmark LOG ARGV...: runs the benchmark (of the current level, in a ladder) while
+# checking that the servers stay up.
 srt_run_benchmark() {
-  local log=$1 pid code=0
+  local log=$1 pid code=0 name=benchmark
   shift
+  if [ -n "${SRT_LEVEL:-}" ]; then name="benchmark-level-$SRT_LEVEL"; fi
   "$@" >>"$log" 2>&1 </dev/null &
   pid=$!
   printf '%s\n' "$pid" >>"$RUN_DIR/pgids"
-  srt_event process-started name benchmark role benchmark pid:= "$pid" log "$log"
+  srt_event process-started name "$name" role benchmark pid:= "$pid" log "$log"
   while kill -0 "$pid" 2>/dev/null; do
     if ! srt_check_alive_quiet; then
       kill -TERM -- "-$pid" 2>/dev/null || true
@@ -605,12 +636,12 @@ srt_run_benchmark() {
     sleep 0.5
   done
   wait "$pid" || code=$?
-  srt_event process-exited name benchmark code:= "$code" pid:= "$pid"
+  srt_event process-exited name "$name" code:= "$code" pid:= "$pid"
   # A server that ended while the benchmark ran is the cause of whatever the benchmark made of it
   # (it may have failed, or counted the failed requests and exited 0, before the loop looked).
   srt_check_alive
   if [ "$code" -ne 0 ]; then
-    srt_fail BenchmarkFailed "the benchmark exited with $(srt_exit_text "$code"), pid $pid: $(tail -n 1 -- "$log" 2>/dev/null || true) (see $log)"
+    srt_fail BenchmarkFailed "${SRT_LEVEL_TEXT:+$SRT_LEVEL_TEXT: }the benchmark exited with $(srt_exit_text "$code"), pid $pid: $(tail -n 1 -- "$log" 2>/dev/null || true) (see $log)"
   fi
 }
 

@@ -48,6 +48,9 @@ public class ArmRun {
    */
   public List<LevelResults> levels;
 
+  /** {@link #levels} as the operator's status keeps them (the metrics its verdicts need, as a table). */
+  public LevelTable levelTable;
+
   /**
    * What the run recorded about itself before its benchmark (facts.json): in full in reports, as
    * digests and counts in the operator's status.

@@ -104,6 +104,21 @@ public class ArmStatus {
   /** The current run's headline numbers, once it succeeded. */
   public BenchmarkResults results;
 
+  /**
+   * What the current run measures, as submitted: its load ladder and SLO; absent for one
+   * measurement without an SLO.
+   */
+  public Measurement measurement;
+
+  /** The level of the load ladder the current run is measuring, e.g. 3/5 (c=32). */
+  public String level;
+
+  /**
+   * The levels of the load ladder the current run finished, once it ended: what each measured
+   * (a run that failed mid-sweep keeps those it finished).
+   */
+  public List<LevelResults> levels;
+
   /** What the current run recorded about itself (facts.json), once it succeeded: digests and counts. */
   public RunFacts facts;
 
@@ -115,4 +130,13 @@ public class ArmStatus {
 
   /** The arm's succeeded runs summed up (mean, spread, 95% interval per metric). */
   public ArmSummary summary;
+
+  /** Over a load ladder: the arm's succeeded runs summed up per level (means of the metrics kept). */
+  public List<LevelSummary> levelSummaries;
+
+  /**
+   * Over a load ladder with an SLO: the highest load the arm sustains (goodput % at or above
+   * spec.slo.attainment), the mean over its runs with its 95% interval.
+   */
+  public Capacity capacity;
 }

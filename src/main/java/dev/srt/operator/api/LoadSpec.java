@@ -12,7 +12,9 @@ import java.util.List;
 
 /**
  * The load ladder of a comparison: the benchmark runs once per level, in ascending order, within
- * one run of each arm (the workers load once). Closed loop (concurrency) and open loop
+ * one run of each arm (the workers load once). Each level sends prompts of its own, the same in
+ * every arm (seed plus the level's index from 0), so that no level finds prefixes cached by the
+ * one before. Closed loop (concurrency) and open loop
  * (request-rate) never mix in one comparison.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -67,6 +69,14 @@ public class LoadSpec {
    */
   @Size(max = Limits.MAX_WORD)
   public String durationPerLevel;
+
+  /**
+   * The pause between two levels, a duration such as 5s (0s for none): the requests of one level
+   * are done when its benchmark exits, and the pause lets the engines' queues and caches settle
+   * before the next level is measured. Default 5s.
+   */
+  @Size(max = Limits.MAX_WORD)
+  public String drainBetweenLevels;
 
   /** Whether this is the closed loop (concurrency). */
   public boolean closedLoop() {

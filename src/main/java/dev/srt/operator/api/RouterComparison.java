@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Arms", jsonPath = ".status.armsSummary", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Runs", jsonPath = ".status.runsSummary", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Current", jsonPath = ".status.currentArm", type = AdditionalPrinterColumn.Type.STRING)
+@AdditionalPrinterColumn(name = "Capacity", jsonPath = ".status.capacitySummary", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status", type = AdditionalPrinterColumn.Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", type = AdditionalPrinterColumn.Type.STRING, priority = 1)

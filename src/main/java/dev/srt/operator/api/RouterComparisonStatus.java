@@ -33,6 +33,12 @@ public class RouterComparisonStatus {
   /** The arm that is running now, if any. */
   public String currentArm;
 
+  /**
+   * Over a load ladder with an SLO: each arm's capacity at the SLO, e.g. "cache-aware 16.6,
+   * round-robin 11.3 (concurrency)"; shown by kubectl get as Capacity.
+   */
+  public String capacitySummary;
+
   /** One line for humans: what is happening or what went wrong. */
   public String message;
 

@@ -31,8 +31,8 @@ public class Verdict {
   public Double pValue;
 
   /**
-   * pValue adjusted by Holm–Bonferroni over every verdict of the comparison (metrics, arms and
-   * levels), the one the verdict is drawn from.
+   * pValue adjusted by Holm–Bonferroni over its family, the one the verdict is drawn from: the
+   * capacity verdicts are one family, every per-level verdict (metrics, arms and levels) the other.
    */
   public Double pAdjusted;
 

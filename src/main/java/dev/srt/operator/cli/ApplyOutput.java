@@ -14,6 +14,9 @@ import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.verdict.Cells;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.verdict.Metric;
+import dev.srt.operator.verdict.Verdicts;
+import dev.srt.operator.api.Verdict;
+import java.util.LinkedHashMap;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
@@ -134,7 +137,9 @@ final class ApplyOutput implements ArmRunner.Listener {
     }
     String workers = s.workers == null ? "-" : s.workers.summary();
     String router = s.router != null && s.router.ready ? "router ready" : "router not ready";
-    return String.format("%-12s  workers %-3s  %-16s", phase, workers, router);
+    String line = String.format("%-12s  workers %-3s  %-16s", phase, workers, router);
+    // A ladder's run says which level it measures: level 3/5 (c=32).
+    return ArmPhase.of(phase) == ArmPhase.Benchmarking && s.level != null ? line + "  level " + Echo.escape(s.level) : line;
   }
 
   private String pad(String arm) {
@@ -177,8 +182,10 @@ final class ApplyOutput implements ArmRunner.Listener {
    */
   void summary(List<String> arms, ComparisonReport report, Map<String, ArmStatus> latest, int repetitions, Duration total) {
     closeLine();
+    boolean ladder = report.loadUnit != null;
     List<List<String>> rows = new ArrayList<>();
-    rows.add(List.of("ARM", "RUNS", "PHASE", "REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "FAILED REQS", "RUN DIR"));
+    rows.add(ladder ? List.of("ARM", "RUNS", "PHASE", "CAPACITY", "FAILED REQS", "RUN DIR")
+        : List.of("ARM", "RUNS", "PHASE", "REQ/S", "MEAN TTFT", "P99 TTFT", "CACHE HIT", "FAILED REQS", "RUN DIR"));
     List<String> problems = new ArrayList<>();
     long done = 0;
     for (String arm : arms) {
@@ -190,10 +197,14 @@ final class ApplyOutput implements ArmRunner.Listener {
       row.add(arm);
       row.add((summary == null ? 0 : summary.n) + "/" + runs.size());
       row.add(last == null ? "NotRun" : last.phase);
-      row.add(Cells.meanPlusMinus(summary, Metric.REQUEST_THROUGHPUT));
-      row.add(Cells.meanPlusMinus(summary, Metric.MEAN_TTFT_MS));
-      row.add(Cells.meanPlusMinus(summary, Metric.P99_TTFT_MS));
-      row.add(Cells.meanPlusMinus(summary, Metric.ENGINE_CACHE_HIT_RATE));
+      if (ladder) {
+        row.add(a == null ? "-" : Cells.capacity(a.capacity));
+      } else {
+        row.add(Cells.meanPlusMinus(summary, Metric.REQUEST_THROUGHPUT));
+        row.add(Cells.meanPlusMinus(summary, Metric.MEAN_TTFT_MS));
+        row.add(Cells.meanPlusMinus(summary, Metric.P99_TTFT_MS));
+        row.add(Cells.meanPlusMinus(summary, Metric.ENGINE_CACHE_HIT_RATE));
+      }
       row.add(Cells.failedRatio(summary));
       row.add(last == null || last.runDir == null ? "-" : last.runDir);
       rows.add(row);
@@ -214,15 +225,31 @@ final class ApplyOutput implements ArmRunner.Listener {
     }
     out.println();
     Table.print(rows, out);
+    if (ladder) {
+      out.println();
+      Table.print(levelRows(arms, report), out);
+    }
     if (!report.verdicts.isEmpty()) {
       out.println();
       out.println(Echo.escape("against " + report.baseline + " (difference of the means with its 95% interval; p-values Holm-adjusted):"));
       int width = report.verdicts.stream().mapToInt(v -> v.arm.length()).max().orElse(0);
       for (String arm : arms) {
-        List<String> parts = report.verdicts.stream().filter(v -> v.arm.equals(arm)).map(Cells::verdictLine).toList();
-        if (!parts.isEmpty()) {
-          out.println(Echo.escape("  " + String.format("%-" + width + "s", arm) + "  " + String.join(" · ", parts)));
+        List<Verdict> mine = report.verdicts.stream().filter(v -> v.arm.equals(arm)).toList();
+        if (mine.isEmpty()) {
+          continue;
         }
+        String name = "  " + String.format("%-" + width + "s", arm) + "  ";
+        if (!ladder) {
+          out.println(Echo.escape(name + String.join(" · ", mine.stream().map(Cells::verdictLine).toList())));
+          continue;
+        }
+        // one line per level, under the arm's capacity verdict
+        Map<Double, List<String>> byLevel = new LinkedHashMap<>();
+        mine.stream().filter(v -> v.level != null).forEach(v -> byLevel.computeIfAbsent(v.level, l -> new ArrayList<>()).add(Cells.verdictLine(v)));
+        mine.stream().filter(v -> v.level == null).forEach(v -> out.println(Echo.escape(name + Cells.verdictLine(v))));
+        int levelWidth = byLevel.keySet().stream().mapToInt(l -> Cells.level(l, report.loadUnit).length()).max().orElse(0);
+        byLevel.forEach((level, parts) -> out.println(Echo.escape(" ".repeat(name.length() + 2)
+            + String.format("%-" + levelWidth + "s", Cells.level(level, report.loadUnit)) + "  " + String.join(" · ", parts))));
       }
       report.verdicts.stream().filter(v -> v.reason != null).map(v -> v.reason).distinct().limit(3)
           .forEach(reason -> out.println(Echo.escape("  not-comparable: " + reason)));
@@ -233,6 +260,45 @@ final class ApplyOutput implements ArmRunner.Listener {
     }
     out.println();
     out.println(done + "/" + arms.size() + " arms succeeded in " + duration(total));
+    if (ladder) {
+      out.println(Echo.escape(capacityLine(arms, report)));
+    }
     out.flush();
+  }
+
+  /** Per arm and level: the headline metrics' means with half their 95% intervals. */
+  private static List<List<String>> levelRows(List<String> arms, ComparisonReport report) {
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("ARM", "LOAD", "REQ/S", "GOODPUT %", "P99 TTFT", "P99 ITL", "CACHE HIT"));
+    for (String arm : arms) {
+      ComparisonReport.ArmReport a = report.arm(arm);
+      if (a == null) {
+        continue;
+      }
+      for (ComparisonReport.LevelReport level : a.levels) {
+        rows.add(List.of(arm, Cells.level(level.load, report.loadUnit), Cells.meanPlusMinus(level.summary, Metric.REQUEST_THROUGHPUT),
+            Cells.meanPlusMinus(level.summary, Metric.GOODPUT_RATIO), Cells.meanPlusMinus(level.summary, Metric.P99_TTFT_MS),
+            Cells.meanPlusMinus(level.summary, Metric.P99_ITL_MS), Cells.meanPlusMinus(level.summary, Metric.ENGINE_CACHE_HIT_RATE)));
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * {@code capacity at the SLO: cache-aware 15.7 [12.9, 18.6] concurrency · round-robin 10.9 [6.9, 14.8]
+   * concurrency (worse, -31.0%)}: the answer a ladder is run for, last.
+   */
+  static String capacityLine(List<String> arms, ComparisonReport report) {
+    List<String> parts = new ArrayList<>();
+    for (String arm : arms) {
+      ComparisonReport.ArmReport a = report.arm(arm);
+      String part = arm + " " + (a == null ? "-" : Cells.capacity(a.capacity));
+      Verdict v = report.verdicts.stream().filter(x -> x.arm.equals(arm) && Verdicts.CAPACITY.equals(x.metric)).findFirst().orElse(null);
+      if (v != null) {
+        part += " (" + v.verdict + (v.deltaPct == null ? "" : String.format(Locale.ROOT, ", %+.1f%%", v.deltaPct)) + ")";
+      }
+      parts.add(part);
+    }
+    return "capacity at the SLO: " + String.join(" · ", parts);
   }
 }

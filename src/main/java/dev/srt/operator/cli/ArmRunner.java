@@ -254,7 +254,7 @@ final class ArmRunner {
       }
       RunTracker.Step step = step(run);
       if (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
-        readResults(run);
+        readResults(run, step.reading());
         step = step(run);
       }
       if (step.actions().contains(RunTracker.Action.REAP)) {
@@ -291,9 +291,9 @@ final class ArmRunner {
     }
   }
 
-  private void readResults(Run run) {
+  private void readResults(Run run, RunTracker.Reading reading) {
     try {
-      run.history.results(host.results(run.ref));
+      run.history.results(host.results(run.ref, reading));
     } catch (HostException e) {
       run.memory = run.memory.resultReadFailed(e.getMessage());
     }

@@ -20,6 +20,7 @@ import dev.srt.operator.host.Transport;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.LevelTables;
 import dev.srt.operator.run.PastRuns;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.SpecDrift;
@@ -196,6 +197,7 @@ public final class ReportCommand implements Callable<Integer> {
       }
       List<ArmStatus> list = new ArrayList<>();
       for (ArmRun r : s.runs == null ? List.<ArmRun>of() : s.runs) {
+        LevelTables.unpack(r);
         list.add(asStatus(s.name, r));
       }
       if (s.runId != null && list.stream().noneMatch(x -> s.runId.equals(x.runId))) {
@@ -220,6 +222,8 @@ public final class ReportCommand implements Callable<Integer> {
     s.finishedAt = r.finishedAt;
     s.message = r.message;
     s.results = r.results;
+    s.levels = r.levels;
+    s.facts = r.facts;
     return s;
   }
 

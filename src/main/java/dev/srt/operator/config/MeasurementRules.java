@@ -29,6 +29,8 @@ public final class MeasurementRules {
   static final List<String> AIPERF_DURATION = List.of("benchmark-duration");
   /** The shortest level: shorter is no measurement of a steady state. */
   static final Duration MIN_LEVEL_DURATION = Duration.ofSeconds(1);
+  /** The longest pause between levels: longer holds the GPUs idle for nothing. */
+  static final Duration MAX_DRAIN = Duration.ofMinutes(10);
   /** Metrics that only exist with an SLO. */
   static final Set<String> SLO_METRICS = Set.of("goodput", "goodput_ratio");
 
@@ -75,6 +77,20 @@ public final class MeasurementRules {
       if (benchServing(w) && closed) {
         out.add(Problem.error(p + ".durationPerLevel", "bench-serving stops after a number of requests, not after a time: "
             + "use requestsPerLevel (or mode: request-rate, which sends rate times duration requests)"));
+      }
+    }
+    if (benchServing(w) && sharedPrefix(w) && (load.requestsPerLevel != null || load.durationPerLevel != null)) {
+      out.add(Problem.error(p + (load.requestsPerLevel != null ? ".requestsPerLevel" : ".durationPerLevel"),
+          "bench_serving's generated-shared-prefix dataset sends gsp-num-groups x gsp-prompts-per-group requests and ignores "
+              + "--num-prompts: set those in spec.workload.args instead"));
+    }
+    if (load.drainBetweenLevels != null) {
+      String problem = Durations.problem(load.drainBetweenLevels);
+      if (problem != null) {
+        out.add(Problem.error(p + ".drainBetweenLevels", problem));
+      } else if (Durations.parse(load.drainBetweenLevels, null).compareTo(MAX_DRAIN) > 0) {
+        out.add(Problem.error(p + ".drainBetweenLevels", "must be at most " + MAX_DRAIN.toMinutes() + "m, not "
+            + Echo.value(load.drainBetweenLevels)));
       }
     }
     loadFlags(out, w);
@@ -146,6 +162,11 @@ public final class MeasurementRules {
     }
     List<String> matches = FlagVocabulary.flags(FlagVocabulary.BENCH_SERVING).stream().filter(f -> f.startsWith("--" + key)).toList();
     return matches.size() == 1 && owned.contains(matches.get(0).substring(2)) ? matches.get(0).substring(2) : null;
+  }
+
+  private static boolean sharedPrefix(WorkloadSpec w) {
+    Object dataset = w.args == null ? null : w.args.get("dataset-name");
+    return "generated-shared-prefix".equals(dataset == null ? null : dataset.toString());
   }
 
   private static boolean benchServing(WorkloadSpec w) {

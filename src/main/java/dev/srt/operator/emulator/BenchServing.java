@@ -152,8 +152,18 @@ public final class BenchServing {
     JsonNode serverInfo = serverInfo();
     ExecutorService pool = Http.daemonPool("bench-request");
     try {
+      // bench_serving sends its warm-up requests all at once (asyncio.gather), then waits for them
+      List<Future<Outcome>> warmup = new ArrayList<>();
       for (int i = 0; i < opts.warmupRequests() && !prompts.isEmpty(); i++) {
-        Outcome w = send(model, prompts.get(0));
+        warmup.add(pool.submit(() -> send(model, prompts.get(0))));
+      }
+      for (Future<Outcome> f : warmup) {
+        Outcome w;
+        try {
+          w = f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          w = Outcome.failed(0, RequestFailure.exception(e.getCause()));
+        }
         if (!w.success()) {
           err.println("bench_serving (emulated): warmup request failed: " + w.error());
           return 1;

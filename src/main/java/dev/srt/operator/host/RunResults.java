@@ -1,12 +1,16 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.LevelResults;
 import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.SloSpec;
+import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.verdict.Metric;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -20,7 +24,10 @@ import java.util.regex.Pattern;
  * @param facts what the run recorded about itself (its facts.json, read by the same command), or
  *     why it has none; null when not read
  */
-public record RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts) {
+public record RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts, List<Level> levels) {
+  /** The numbers of one level of a ladder: its place (from 1), its load, what its files gave. */
+  public record Level(int index, double load, RunResults results) {}
+
   /** A run's results directory, relative to its run directory. */
   public static final String RESULTS = "results";
   /** {@link #RESULTS} or one level's directory in it. */
@@ -45,6 +52,11 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
       }
       problem = ExecResult.abbreviate(problem.replaceAll("\\p{Cntrl}", "?"), MAX_PROBLEM_CHARS);
     }
+    levels = levels == null ? List.of() : List.copyOf(levels);
+  }
+
+  public RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts) {
+    this(metrics, problem, facts, List.of());
   }
 
   public RunResults(Map<ResultMetric, String> metrics, String problem) {
@@ -53,7 +65,7 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
 
   /** These results with the run's facts. */
   public RunResults withFacts(RunFacts runFacts) {
-    return new RunResults(metrics, problem, runFacts);
+    return new RunResults(metrics, problem, runFacts, levels);
   }
 
   public static RunResults of(Map<ResultMetric, String> metrics) {
@@ -94,7 +106,7 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
 
   /**
    * Reads the result files of one results directory of a finished run (its {@code results/}, or
-   * {@link #levelDirectory} of one level of a ladder) with one remote command, each file
+   * {@link Ladder#resultsDir} of one level of a ladder) with one remote command, each file
    * size-limited on the host, and computes their numbers: goodput and its ratio with {@code slo}.
    * The per-request data stays on the host; only the numbers come back. Anything wrong with the
    * files is a {@link #problem()}.
@@ -111,11 +123,31 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
     return ResultsFetch.read(backend.transport(), backend.runDirectory(run).path(), resultsDir, slo, TIMEOUT);
   }
 
-  /** The results directory of level {@code index} (from 1) of a ladder: {@code results/level-<index>}. */
-  public static String levelDirectory(int index) {
-    if (index < 1) {
-      throw new IllegalArgumentException("levels count from 1: " + index);
+  /**
+   * Reads the levels {@code finished} of a run's ladder, one remote command each, with the run's
+   * facts (read beside the first). A level whose files give no numbers keeps why in its results.
+   *
+   * @throws HostException only when the host cannot be asked (then try again later)
+   */
+  public static RunResults readLevels(Backend backend, RunRef run, List<Ladder.Level> finished, SloSpec slo) throws HostException {
+    List<Level> levels = new ArrayList<>();
+    RunFacts facts = null;
+    for (Ladder.Level level : finished) {
+      RunResults read = read(backend, run, level.resultsDir(), slo);
+      facts = facts == null ? read.facts() : facts;
+      levels.add(new Level(level.index(), level.load(), read.withFacts(null)));
     }
-    return RESULTS + "/level-" + index;
+    return new RunResults(Map.of(), null, facts, levels);
+  }
+
+  /** As {@code status.arms[].levels}: each level read, with its numbers or why it has none. */
+  public List<LevelResults> levelsAsStatus() {
+    List<LevelResults> out = new ArrayList<>();
+    for (Level l : levels) {
+      LevelResults r = new LevelResults(l.load(), l.results().asStatus());
+      r.message = l.results().problem();
+      out.add(r);
+    }
+    return out;
   }
 }

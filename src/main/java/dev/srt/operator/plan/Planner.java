@@ -74,7 +74,8 @@ public final class Planner {
       gates.add(Gates.infraReady(infra));
       serving.forEach(p -> processes.add(p.afterGate() == null ? p.startingAfter(Gates.INFRA_READY) : p));
     }
-    processes.add(Workload.process(ctx));
+    Ladder ladder = Ladder.of(spec.workload);
+    processes.addAll(Workload.processes(ctx, ladder));
     gates.addAll(frontend.readiness(ctx, workers));
     gates.add(Gates.canary(ctx));
 
@@ -91,7 +92,8 @@ public final class Planner {
         frontend.builds(ctx), List.copyOf(processes), List.copyOf(gates),
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
         container(c, spec, arm),
-        facts, frontend.preflight(ctx), FactCapture.of(ctx, frontend.routerFacts(ctx), workers));
+        facts, frontend.preflight(ctx), FactCapture.of(ctx, frontend.routerFacts(ctx), workers), ladder,
+        spec.slo);
   }
 
   /**

@@ -24,6 +24,10 @@ public enum RunEventType {
   GATE_PASSED("gate-passed"),
   /** The run wrote {@code facts.json} (what it is: engines, nodes, router, model, workload). */
   FACTS("facts"),
+  /** A level of the load ladder began: {@code level} (from 1), {@code of}, {@code load}, {@code label}. */
+  LEVEL_STARTED("level-started"),
+  /** A level of the load ladder was measured; its result files follow as {@code result} events. */
+  LEVEL_FINISHED("level-finished"),
   RESULT("result"),
   PROCESS_EXITED("process-exited"),
   FAILED("failed"),

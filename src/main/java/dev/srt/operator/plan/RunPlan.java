@@ -1,5 +1,6 @@
 package dev.srt.operator.plan;
 
+import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.api.Mode;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
@@ -14,6 +15,10 @@ import java.util.Map;
  *
  * <p>{@code factCapture} says what the run records about itself before its benchmark
  * ({@code facts.json}); {@code facts} are derived values of the plan itself, for people to read.
+ *
+ * <p>{@code ladder} is the load ladder the benchmark climbs, one process per level; null for one
+ * measurement at the workload's own load. {@code slo} is what a good request meets (spec.slo), for
+ * reading the run's goodput; null without one.
  *
  * <p>{@code secretEnv} holds only the NAMES of the variables whose values come from Secrets: the
  * values are written next to the script when the run is submitted (host layer), never planned.
@@ -36,7 +41,9 @@ public record RunPlan(
     ContainerPlan container,
     Map<String, Object> facts,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Preflight> preflight,
-    FactCapture factCapture) {
+    FactCapture factCapture,
+    Ladder ladder,
+    SloSpec slo) {
 
   /**
    * A program the run needs on node {@code node} (in its container, with one), checked before

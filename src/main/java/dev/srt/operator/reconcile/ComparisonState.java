@@ -24,6 +24,7 @@ import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.ArmRuns;
+import dev.srt.operator.run.LevelTables;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.verdict.ComparisonReport;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -157,6 +158,8 @@ final class ComparisonState {
     s.baseline = report.baseline;
     s.verdicts = runs.values().stream().anyMatch(l -> !l.isEmpty()) ? report.verdicts : new ArrayList<>();
     s.seed = Runs.randomized(rc.getSpec()) ? seed() : null;
+    StatusBudget.ladder(s, report, rc.getSpec());
+    StatusBudget.compact(s, rc.getSpec());
     return s;
   }
 
@@ -221,6 +224,9 @@ final class ComparisonState {
   }
 
   static ArmStatus copy(ArmStatus a) {
-    return Mappers.json().convertValue(a, ArmStatus.class);
+    ArmStatus copy = Mappers.json().convertValue(a, ArmStatus.class);
+    // The status keeps a ladder's levels as tables (StatusBudget); the verdicts read them as levels.
+    (copy.runs == null ? List.<ArmRun>of() : copy.runs).forEach(LevelTables::unpack);
+    return copy;
   }
 }

@@ -339,7 +339,7 @@ public final class RunObservations implements AutoCloseable {
     RunTracker.Step step = RunTracker.step(t.record, t.history.view(), t.memory, clock.instant());
     if (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
       try {
-        t.history.results(host.results(run));
+        t.history.results(host.results(run, step.reading()));
       } catch (HostException | RuntimeException e) {
         t.memory = step.memory().resultReadFailed(String.valueOf(e.getMessage()));
         LOG.warn("run {}: cannot read its result files (attempt {} of {}): {}", run, t.memory.resultReadFailures(),

@@ -7,6 +7,8 @@ import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
 import dev.srt.operator.plan.Hashes;
+import dev.srt.operator.plan.Ladder;
+import dev.srt.operator.api.LoadSpec;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
@@ -321,20 +323,47 @@ final class ScriptBody {
     plan.workerProcesses().stream().filter(p -> p.endpoint() != null && p.endpoint().metricsUrl() != null)
         .forEach(p -> metricsUrls.add(p.endpoint().metricsUrl()));
     line("");
-    if (plan.settings().scrapeMetrics()) {
-      line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-before.txt") + " " + words.join(metricsUrls));
+    List<ProcessSpec> benchmarks = plan.processes(Role.BENCHMARK);
+    Ladder ladder = plan.ladder();
+    if (ladder == null) {
+      scrape(plan.settings().resultsDir() + "/metrics-before.txt", metricsUrls);
+      line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
+      runBenchmark(benchmarks.get(0));
+      scrape(plan.settings().resultsDir() + "/metrics-after.txt", metricsUrls);
+      line("srt_report_results " + words.word(plan.settings().resultsDir()));
+      return;
     }
+    // The engines and the router stay up from level to level: they load the model once.
     line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
-    ProcessSpec bench = plan.processes(Role.BENCHMARK).get(0);
+    int count = ladder.levels().size();
+    for (int i = 0; i < count; i++) {
+      Ladder.Level level = ladder.levels().get(i);
+      if (i > 0 && ladder.drainSeconds() > 0) {
+        line("srt_drain " + ladder.drainSeconds());
+      }
+      String args = level.index() + " " + count + " " + words.word(LoadSpec.text(level.load())) + " "
+          + words.word(ladder.label(level.load())) + " " + words.word(level.resultsDir());
+      line("srt_level_started " + args);
+      scrape(level.resultsDir() + "/metrics-before.txt", metricsUrls);
+      runBenchmark(benchmarks.get(i));
+      scrape(level.resultsDir() + "/metrics-after.txt", metricsUrls);
+      line("srt_level_finished " + args);
+    }
+  }
+
+  /** Engine and router counters around a measurement, for its cache hit rate and load spread. */
+  private void scrape(String file, List<String> metricsUrls) {
+    if (plan.settings().scrapeMetrics()) {
+      line("srt_scrape " + words.word(file) + " " + words.join(metricsUrls));
+    }
+  }
+
+  private void runBenchmark(ProcessSpec bench) {
     if (isBashText(bench.argv())) {
       // A custom workload command is bash text: its shell expands the ${...} it is given.
       line("# shellcheck disable=SC2016");
     }
     line("srt_run_benchmark " + words.word(bench.log()) + " " + words.join(launcher.launch(runnable(bench))));
-    if (plan.settings().scrapeMetrics()) {
-      line("srt_scrape " + words.word(plan.settings().resultsDir() + "/metrics-after.txt") + " " + words.join(metricsUrls));
-    }
-    line("srt_report_results " + words.word(plan.settings().resultsDir()));
   }
 
   private static boolean isBashText(List<String> argv) {

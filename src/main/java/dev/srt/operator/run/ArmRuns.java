@@ -50,6 +50,8 @@ public final class ArmRuns {
     r.finishedAt = s.finishedAt;
     r.message = s.message == null ? null : ExecResult.abbreviate(s.message, MAX_MESSAGE);
     r.results = s.phase() == ArmPhase.Succeeded ? s.results : null;
+    r.levels = s.levels;
+    r.facts = s.facts;
     return r;
   }
 

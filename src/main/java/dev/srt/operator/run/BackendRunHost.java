@@ -85,8 +85,9 @@ public final class BackendRunHost implements RunHost {
   }
 
   @Override
-  public RunResults results(RunRef run) throws HostException {
-    return timed("results", () -> RunResults.read(backend, run));
+  public RunResults results(RunRef run, RunTracker.Reading reading) throws HostException {
+    return timed("results", () -> reading.levels().isEmpty() ? RunResults.read(backend, run, RunResults.RESULTS, reading.slo())
+        : RunResults.readLevels(backend, run, reading.levels(), reading.slo()));
   }
 
   @Override

@@ -9,11 +9,16 @@ import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
+import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.plan.RunEventType;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.host.RunResults;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -67,7 +72,36 @@ final class EventFold {
     s.router.ready = false;
     s.router.since = at;
     s.message = record.foundExisting() ? "found the run's existing job " + record.jobId() : "submitted as job " + record.jobId();
+    s.measurement = record.measurement();
     return s;
+  }
+
+  /**
+   * The levels of {@code ladder} the run says it finished, in ladder order. Only a level of the
+   * run's own ladder counts (its index and load as submitted): anything in a run can append
+   * lines to events.jsonl.
+   */
+  static List<Ladder.Level> finishedLevels(Ladder ladder, List<RunEvent> events) {
+    if (ladder == null) {
+      return List.of();
+    }
+    Set<Integer> done = new HashSet<>();
+    for (RunEvent e : events) {
+      if (RunEventType.LEVEL_FINISHED.is(e.event())) {
+        level(ladder, e).ifPresent(l -> done.add(l.index()));
+      }
+    }
+    return ladder.levels().stream().filter(l -> done.contains(l.index())).toList();
+  }
+
+  /** The level of {@code ladder} an event names, when its index and load are the ladder's. */
+  private static Optional<Ladder.Level> level(Ladder ladder, RunEvent e) {
+    JsonNode index = e.fields().get("level");
+    JsonNode load = e.fields().get("load");
+    if (ladder == null || index == null || !index.canConvertToInt() || load == null || !load.isNumber()) {
+      return Optional.empty();
+    }
+    return ladder.levels().stream().filter(l -> l.index() == index.asInt() && l.load() == load.asDouble()).findFirst();
   }
 
   /** The endpoint's URLs at the worker's address, once it is known. */
@@ -131,7 +165,12 @@ final class EventFold {
    * other phase gets no results: only a run that finished well has read its result files.
    */
   static void results(ArmStatus s, RunResults results) {
-    if (s.phase() != ArmPhase.Succeeded) {
+    if (s.phase() != ArmPhase.Succeeded && (s.phase() != ArmPhase.Failed || results.levels().isEmpty())) {
+      return;
+    }
+    s.facts = results.facts();
+    if (!results.levels().isEmpty()) {
+      s.levels = results.levelsAsStatus();
       return;
     }
     s.results = results.asStatus();
@@ -167,6 +206,10 @@ final class EventFold {
         s.message = "queued behind " + e.text("holder");
       }
       case LEASE_ACQUIRED -> s.message = "host lease acquired";
+      case LEVEL_STARTED -> {
+        Ladder ladder = RunRecord.ladder(s.measurement);
+        level(ladder, e).ifPresent(l -> s.level = l.index() + "/" + ladder.levels().size() + " (" + ladder.label(l.load()) + ")");
+      }
       case STAGE_STARTED -> s.message = "stage " + e.text("stage");
       case ENDPOINT_READY -> {
         if ("router".equals(e.text("role"))) {

@@ -72,7 +72,7 @@ public final class PastRuns {
         RunTracker.Step step = RunTracker.step(record, history.view(), memory, now);
         while (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
           try {
-            history.results(host.results(f.run()));
+            history.results(host.results(f.run(), step.reading()));
           } catch (HostException e) {
             memory = memory.resultReadFailed(e.getMessage());
           }

@@ -46,10 +46,11 @@ public interface RunHost extends AutoCloseable {
   Map<RunRef, RunObservation> poll(Collection<ActiveRun> runs) throws HostException;
 
   /**
-   * The headline numbers of a finished run, read from its result files in one remote command;
+   * The numbers of a finished run, read from its result files (one remote command per results
+   * directory: the run's, or each level of its ladder that {@code reading} names), with its facts;
    * a file problem is part of the answer, not an exception.
    */
-  RunResults results(RunRef run) throws HostException;
+  RunResults results(RunRef run, RunTracker.Reading reading) throws HostException;
 
   /**
    * The {@code perArm} newest runs of each arm of a comparison on the host, oldest first, with the

@@ -2,6 +2,9 @@ package dev.srt.operator.run;
 
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.EndpointStatus;
+import dev.srt.operator.api.Measurement;
+import dev.srt.operator.api.SloSpec;
+import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.plan.Endpoint;
 import dev.srt.operator.plan.Gate;
 import dev.srt.operator.plan.Gates;
@@ -23,9 +26,12 @@ import java.util.List;
  * @param workers the planned workers, in gate order
  * @param routerUrl the router's URL when known at submission (direct), else null
  * @param foundExisting the submission found the run's job already there (a repeated submit)
+ * @param ladder the load ladder the run climbs, or null for one measurement
+ * @param slo what a good request of the run meets, or null
  */
 public record RunRecord(String arm, String runId, String jobId, String runDir, String scriptHash, String specHash,
-    Instant submittedAt, List<Worker> workers, String routerUrl, List<String> gates, boolean foundExisting) {
+    Instant submittedAt, List<Worker> workers, String routerUrl, List<String> gates, boolean foundExisting, Ladder ladder,
+    SloSpec slo) {
 
   /**
    * A planned worker: the endpoint its plan declared on node {@code node}; {@code host} is null
@@ -57,11 +63,40 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
 
   public RunRecord(String arm, String runId, String jobId, String runDir, String scriptHash, String specHash,
       Instant submittedAt, List<Worker> workers, String routerUrl, List<String> gates) {
-    this(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, false);
+    this(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, false, null, null);
   }
 
   RunRecord foundExisting(boolean found) {
-    return new RunRecord(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, found);
+    return new RunRecord(arm, runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, routerUrl, gates, found, ladder, slo);
+  }
+
+  /** The ladder and the SLO as kept in the arm's status; null when the run has neither. */
+  public Measurement measurement() {
+    if (ladder == null && slo == null) {
+      return null;
+    }
+    Measurement m = new Measurement();
+    if (ladder != null) {
+      m.loadMode = ladder.mode();
+      m.levels = ladder.levels().stream().map(Ladder.Level::load).toList();
+      m.drainSeconds = ladder.drainSeconds();
+    }
+    if (slo != null) {
+      m.keep(slo);
+    }
+    return m;
+  }
+
+  /** The ladder kept in a status's {@code measurement}, or null. */
+  static Ladder ladder(Measurement m) {
+    if (m == null || m.loadMode == null || m.levels == null || m.levels.isEmpty()) {
+      return null;
+    }
+    List<Ladder.Level> levels = new ArrayList<>();
+    for (int i = 0; i < m.levels.size(); i++) {
+      levels.add(new Ladder.Level(i + 1, m.levels.get(i), Ladder.resultsDir(i + 1)));
+    }
+    return new Ladder(m.loadMode, levels, m.drainSeconds == null ? 0 : m.drainSeconds);
   }
 
   /** The record of a run of {@code plan} submitted now. */
@@ -86,7 +121,7 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
     }
     String router = direct ? plan.processes(Role.ROUTER).stream().findFirst().map(p -> p.endpoint().url()).orElse(null) : null;
     return new RunRecord(plan.arm(), runId, jobId, runDir, scriptHash, specHash, submittedAt, workers, router,
-        plan.gates().stream().map(Gate::name).toList());
+        plan.gates().stream().map(Gate::name).toList(), false, plan.ladder(), plan.slo());
   }
 
   /**
@@ -101,7 +136,7 @@ public record RunRecord(String arm, String runId, String jobId, String runDir, S
     }
     return new RunRecord(s.name, s.runId, s.jobId, s.runDir, s.scriptHash, s.specHash,
         s.startedAt == null ? Instant.EPOCH : Instant.parse(s.startedAt), workers, s.router == null ? null : s.router.url,
-        s.gates == null ? List.of() : s.gates);
+        s.gates == null ? List.of() : s.gates, false, ladder(s.measurement), s.measurement == null ? null : s.measurement.slo());
   }
 
   /** The host of a URL this code wrote ({@code http://host:port}), or null. */

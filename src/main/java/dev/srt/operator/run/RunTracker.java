@@ -6,6 +6,9 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunResults;
+import dev.srt.operator.api.SloSpec;
+import dev.srt.operator.plan.Ladder;
+import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -45,8 +48,18 @@ public final class RunTracker {
     REAP
   }
 
-  /** The run's status after a look, the memory to keep, and what to do. */
-  public record Step(ArmStatus status, RunMemory memory, Set<Action> actions) {
+  /**
+   * What {@link Action#READ_RESULTS} reads: the run's results directory when {@code levels} is
+   * empty, else those levels of its ladder; goodput against {@code slo} when there is one.
+   */
+  public record Reading(List<Ladder.Level> levels, SloSpec slo) {
+    public Reading {
+      levels = List.copyOf(levels);
+    }
+  }
+
+  /** The run's status after a look, the memory to keep, what to do, and what to read for {@link Action#READ_RESULTS}. */
+  public record Step(ArmStatus status, RunMemory memory, Set<Action> actions, Reading reading) {
     public Step {
       actions = Set.copyOf(actions);
     }
@@ -94,18 +107,24 @@ public final class RunTracker {
           : "the cancel failed (" + memory.cancelFailure() + "); job " + record.jobId() + " may still be running", now);
     }
 
-    if (phase(s) == ArmPhase.Succeeded) {
+    // A run over a ladder that failed keeps the levels it finished: they are read as a succeeded run's.
+    List<Ladder.Level> finished = EventFold.finishedLevels(record.ladder(), view.events());
+    boolean measured = phase(s) == ArmPhase.Succeeded || (phase(s) == ArmPhase.Failed && !finished.isEmpty());
+    Reading reading = null;
+    if (measured) {
       if (view.results() != null) {
         EventFold.results(s, view.results());
       } else if (memory.resultReadFailures() >= RESULT_READS) {
         EventFold.results(s, RunResults.none("cannot read the result files: " + memory.resultReadError()));
       } else {
-        // Shown as succeeded only with its numbers: no status of a succeeded run lacks results
-        // that are merely still to be read.
+        // Shown as ended only with its numbers: no status of a run that measured something lacks
+        // numbers that are merely still to be read.
+        s.message = phase(s) == ArmPhase.Succeeded ? "benchmark finished; reading its result files"
+            : "reading the result files of the levels it finished (" + s.message + ")";
         s.phase(ArmPhase.Benchmarking);
         s.finishedAt = null;
-        s.message = "benchmark finished; reading its result files";
         actions.add(Action.READ_RESULTS);
+        reading = new Reading(finished, record.slo());
       }
     }
 
@@ -118,7 +137,7 @@ public final class RunTracker {
             : "; stopping its leftover processes failed: " + memory.reap());
       }
     }
-    return new Step(s, memory, actions);
+    return new Step(s, memory, actions, reading);
   }
 
   /** The status of a run whose submission failed: the run never started. */

@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * Each arm against the baseline: on every verdict metric at every load level, and on capacity at
  * the SLO. Per verdict the relative difference of the means with its delta-method 95% interval,
- * Welch's p-value, the p-value adjusted by Holm–Bonferroni over the whole family (so that many
- * metrics, arms and levels do not make a "better" by chance likely), and the smallest difference
+ * Welch's p-value, the p-value adjusted by Holm–Bonferroni over its family (so that many
+ * metrics, arms and levels do not make a "better" by chance likely; capacity verdicts are a family
+ * of their own, the per-level verdicts another), and the smallest difference
  * the runs could have detected. The word: better or worse when the adjusted p is at most 0.05 (by
  * the metric's direction), equivalent when two one-sided tests put the difference within the
  * equivalence margin, inconclusive otherwise; not-comparable when the runs cannot be compared.
@@ -119,9 +120,21 @@ public final class Verdicts {
     return new Pending(v, direction, Statistics.mean(a) > mb, equivalent);
   }
 
-  /** Adjusts the family's p-values (Holm) and gives each tested verdict its word. */
+  /**
+   * Adjusts each family's p-values (Holm) and gives each tested verdict its word. Capacity is the
+   * question a comparison is run for, so its verdicts (one per arm) are one family, adjusted among
+   * themselves; the per-level verdicts (metrics × arms × levels) are the other. Folding capacity into
+   * the per-level family would ask a 3-run capacity difference to beat 25 other tests before it
+   * counts, and the first question would seldom get an answer.
+   */
   private static List<Verdict> decide(List<Pending> pending) {
-    List<Pending> tested = pending.stream().filter(p -> p.verdict().pValue != null).toList();
+    adjust(pending.stream().filter(p -> CAPACITY.equals(p.verdict().metric)).toList());
+    adjust(pending.stream().filter(p -> !CAPACITY.equals(p.verdict().metric)).toList());
+    return pending.stream().map(Pending::verdict).toList();
+  }
+
+  private static void adjust(List<Pending> family) {
+    List<Pending> tested = family.stream().filter(p -> p.verdict().pValue != null).toList();
     double[] adjusted = Holm.adjust(tested.stream().mapToDouble(p -> p.verdict().pValue).toArray());
     for (int i = 0; i < tested.size(); i++) {
       Pending p = tested.get(i);
@@ -133,7 +146,6 @@ public final class Verdicts {
         v.verdict = p.equivalent() ? EQUIVALENT : INCONCLUSIVE;
       }
     }
-    return pending.stream().map(Pending::verdict).toList();
   }
 
   private static String tooFewRuns(String arm, double[] a, String baseline, double[] b) {

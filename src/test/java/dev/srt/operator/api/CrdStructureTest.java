@@ -22,6 +22,7 @@ class CrdStructureTest {
         tuple("Arms", ".status.armsSummary", "string", 0),
         tuple("Runs", ".status.runsSummary", "string", 0),
         tuple("Current", ".status.currentArm", "string", 0),
+        tuple("Capacity", ".status.capacitySummary", "string", 0),
         tuple("Ready", ".status.conditions[?(@.type==\"Ready\")].status", "string", 0),
         tuple("Age", ".metadata.creationTimestamp", "date", 0),
         tuple("Message", ".status.message", "string", 1));

@@ -6,6 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.ExecutionSpec;
+import dev.srt.operator.api.LevelResults;
+import dev.srt.operator.api.LoadSpec;
+import dev.srt.operator.api.RouterComparisonSpec;
+import dev.srt.operator.api.SloSpec;
+import dev.srt.operator.api.WorkloadSpec;
+import dev.srt.operator.verdict.VerdictSettings;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.api.RouterStatus;
 import dev.srt.operator.api.WorkerCount;
@@ -148,6 +155,71 @@ class ApplyOutputTest {
 
         1/3 arms succeeded in 1m11s
         """);
+  }
+
+  @Test
+  void aLadderSummaryGivesCapacitiesThenEachLevelThenVerdictsPerLevelAndEndsWithTheCapacityLine() {
+    double[] loads = {8, 16};
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    runs.put("rr", List.of(ladderRun(loads, new double[] {40, 41}, new double[] {1.0, 0.90}),
+        ladderRun(loads, new double[] {41, 42}, new double[] {1.0, 0.92}), ladderRun(loads, new double[] {39, 40}, new double[] {1.0, 0.88})));
+    runs.put("ca", List.of(ladderRun(loads, new double[] {40, 60}, new double[] {1.0, 0.98}),
+        ladderRun(loads, new double[] {41, 61}, new double[] {1.0, 0.985}), ladderRun(loads, new double[] {39, 59}, new double[] {1.0, 0.975})));
+    RouterComparisonSpec spec = new RouterComparisonSpec();
+    spec.workload = new WorkloadSpec();
+    spec.workload.load = new LoadSpec();
+    spec.workload.load.mode = "concurrency";
+    spec.workload.load.levels = List.of(8.0, 16.0);
+    spec.slo = new SloSpec();
+    spec.slo.e2eMs = 1500.0;
+    spec.execution = new ExecutionSpec();
+    spec.execution.baseline = "rr";
+    spec.execution.verdictMetrics = List.of("request_throughput");
+    ComparisonReport report = ComparisonReport.of("cmp", runs, VerdictSettings.of(spec));
+    Map<String, ArmStatus> latest = new LinkedHashMap<>();
+    latest.put("rr", run("rr", "Succeeded", 2, true).status);
+    latest.put("ca", run("ca", "Succeeded", 2, true).status);
+
+    new ApplyOutput(out, false, false, List.of("rr", "ca"), AT_T0_PLUS_7S).summary(List.of("rr", "ca"), report, latest, 3,
+        Duration.ofSeconds(200));
+
+    // capacities at the default attainment 0.99: 8 + 8 (1 - 0.99) / (1 - goodput % at 16), rr 8.8, 9, 8.67; ca 12, 13.33, 11.2
+    assertThat(printed()).isEqualTo("""
+
+          ARM  RUNS  PHASE      CAPACITY                          FAILED REQS  RUN DIR
+          rr   3/3   Succeeded  8.822 [8.405, 9.239] concurrency  0.0%         /w/default/cmp/rr/r1a2b3c4d
+          ca   3/3   Succeeded  12.18 [9.501, 14.85] concurrency  0.0%         /w/default/cmp/ca/r1a2b3c4d
+
+          ARM  LOAD  REQ/S         GOODPUT %     P99 TTFT  P99 ITL  CACHE HIT
+          rr   c=8   40.00 ± 2.48  100.0 ± 0.0%  -         -        -
+          rr   c=16  41.00 ± 2.48  90.0 ± 5.0%   -         -        -
+          ca   c=8   40.00 ± 2.48  100.0 ± 0.0%  -         -        -
+          ca   c=16  60.00 ± 2.48  98.0 ± 1.2%   -         -        -
+
+        against rr (difference of the means with its 95% interval; p-values Holm-adjusted):
+          ca  capacity +38.0% [+9.4, +66.7] better
+                c=8   req/s +0.0% [-5.7, +5.7] inconclusive (detects ≥ 7.6%)
+                c=16  req/s +46.3% [+39.0, +53.6] better
+
+        2/2 arms succeeded in 3m20s
+        capacity at the SLO: rr 8.822 [8.405, 9.239] concurrency · ca 12.18 [9.501, 14.85] concurrency (better, +38.0%)
+        """);
+  }
+
+  private static ArmRun ladderRun(double[] loads, double[] rps, double[] goodput) {
+    ArmRun r = new ArmRun();
+    r.phase = "Succeeded";
+    r.runId = "r0000000" + rps.length;
+    r.levels = new java.util.ArrayList<>();
+    for (int i = 0; i < loads.length; i++) {
+      BenchmarkResults b = new BenchmarkResults();
+      b.requestThroughput = rps[i];
+      b.goodputRatio = goodput[i];
+      b.completed = 100L;
+      b.failed = 0L;
+      r.levels.add(new LevelResults(loads[i], b));
+    }
+    return r;
   }
 
   @Test

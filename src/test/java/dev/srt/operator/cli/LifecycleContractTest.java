@@ -244,7 +244,7 @@ class LifecycleContractTest {
     }
 
     @Override
-    public synchronized RunResults results(RunRef run) throws HostException {
+    public synchronized RunResults results(RunRef run, dev.srt.operator.run.RunTracker.Reading reading) throws HostException {
       boolean readable = Boolean.TRUE.equals(current().resultsReadable());
       resultReads.add(readable);
       if (!readable) {

@@ -336,7 +336,7 @@ class ForgedResultsTest {
     write(dir.resolve("results/level-2/bench-serving.jsonl"), BENCH_ROW + "\n");
     DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
 
-    RunResults first = RunResults.read(backend, run, RunResults.levelDirectory(1), PerRequestResultsTest.slo(250.0, null, null, null));
+    RunResults first = RunResults.read(backend, run, dev.srt.operator.plan.Ladder.resultsDir(1), PerRequestResultsTest.slo(250.0, null, null, null));
     assertThat(first.byKey()).containsEntry("completed", "3").containsEntry("goodput_ratio", "0.5").containsEntry("goodput", "1");
     assertThat(RunResults.read(backend, run, "results/level-2", null).byKey()).containsEntry("completed", "256");
     assertThat(RunResults.read(backend, run, "results/level-3", null).problem()).isEqualTo("no headline numbers in the run's "

@@ -15,6 +15,8 @@ public final class Examples {
   public static final Path DISAGG = Path.of("examples/router-comparison-disagg.yaml");
   /** SGLang Model Gateway vs Dynamo KV over eight TP1 workers. */
   public static final Path GATEWAY = Path.of("examples/gateway-vs-dynamo.yaml");
+  /** Two sgl-router policies over a concurrency ladder with an SLO. */
+  public static final Path CAPACITY = Path.of("examples/router-capacity.yaml");
   public static final Path SLURM_CLUSTER = Path.of("examples/gpu-cluster-slurm.yaml");
   public static final Path DIRECT_CLUSTER = Path.of("examples/gpu-cluster-direct.yaml");
 

@@ -186,7 +186,7 @@ final class FakeHosts implements Hosts {
     }
 
     @Override
-    public RunResults results(RunRef run) throws HostException {
+    public RunResults results(RunRef run, dev.srt.operator.run.RunTracker.Reading reading) throws HostException {
       state.resultsCalls.incrementAndGet();
       check();
       if (state.resultsFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The examples' rendered scripts (the three arms, and the two Dynamo arms of the prefill/decode
- * example as {@code disagg-<arm>}, the Model Gateway arm of examples/gateway-vs-dynamo.yaml, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
+ * example as {@code disagg-<arm>}, the Model Gateway arm of examples/gateway-vs-dynamo.yaml, the cache-aware arm of the load ladder
+ * of examples/router-capacity.yaml, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
@@ -43,6 +44,11 @@ class GoldenScriptsTest {
     for (Mode mode : Mode.values()) {
       tests.add(DynamicTest.dynamicTest("sgl-model-gateway " + mode.id(), () ->
           compare(update, "sgl-model-gateway", Examples.plan(Examples.GATEWAY, "sgl-model-gateway", mode))));
+    }
+    // A load ladder: engines and router once, the benchmark once per level.
+    for (Mode mode : Mode.values()) {
+      tests.add(DynamicTest.dynamicTest("router-capacity " + mode.id(), () ->
+          compare(update, "router-capacity", Examples.plan(Examples.CAPACITY, "cache-aware", mode))));
     }
     // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
     String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");

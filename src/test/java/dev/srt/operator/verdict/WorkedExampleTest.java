@@ -62,13 +62,13 @@ class WorkedExampleTest {
         "request_throughput@8.0 +1.3% [-3.5, +6.1] inconclusive",
         "request_throughput@16.0 +36.6% [+28.1, +45.1] better",
         "request_throughput@32.0 +46.6% [+39.4, +53.7] better");
-    assertThat(r.verdicts).extracting(Cells::pValues).containsExactly("0.0006 (Holm 0.0012)", "0.4777 (Holm 0.4777)",
-        "0.0004 (Holm 0.0011)", "<0.0001 (Holm 0.0002)");
+    assertThat(r.verdicts).extracting(Cells::pValues).containsExactly("0.0006 (Holm 0.0006)", "0.4777 (Holm 0.4777)",
+        "0.0004 (Holm 0.0008)", "<0.0001 (Holm 0.0002)");
     assertThat(r.verdicts).extracting(v -> String.format(java.util.Locale.ROOT, "%.1f", v.mdePct)).containsExactly("19.0", "6.4", "10.6", "8.3");
-    // Holm by hand: sorted 5.45e-5 · 4, 3.82e-4 · 3, 6.15e-4 · 2, 0.478 · 1
-    assertThat(r.verdicts.get(3).pAdjusted).isCloseTo(4 * r.verdicts.get(3).pValue, within(1e-12));
-    assertThat(r.verdicts.get(2).pAdjusted).isCloseTo(3 * r.verdicts.get(2).pValue, within(1e-12));
-    assertThat(r.verdicts.get(0).pAdjusted).isCloseTo(2 * r.verdicts.get(0).pValue, within(1e-12));
+    // Holm by hand: capacity alone (· 1); the levels sorted 5.45e-5 · 3, 3.82e-4 · 2, 0.478 · 1
+    assertThat(r.verdicts.get(0).pAdjusted).isCloseTo(r.verdicts.get(0).pValue, within(1e-12));
+    assertThat(r.verdicts.get(3).pAdjusted).isCloseTo(3 * r.verdicts.get(3).pValue, within(1e-12));
+    assertThat(r.verdicts.get(2).pAdjusted).isCloseTo(2 * r.verdicts.get(2).pValue, within(1e-12));
     // at c=8: the 90% interval is [-2.3, +5.0]: not within ±2%, within ±6%
     double[] rr = {37.5, 38.3, 36.9};
     double[] ca = {38.1, 37.2, 38.9};
