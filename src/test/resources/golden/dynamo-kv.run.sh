@@ -611,10 +611,12 @@ srt_level_finished() {
 
 # srt_drain SECONDS: the pause between two levels, while the servers must stay up.
 srt_drain() {
-  local until=$((SECONDS + $1))
-  while [ "$SECONDS" -lt "$until" ]; do
+  # half-second steps, not $SECONDS (whole seconds: "1 s" could end at once)
+  local step=0
+  while [ "$step" -lt $(($1 * 2)) ]; do
     srt_check_alive
     sleep 0.5
+    step=$((step + 1))
   done
 }
 

@@ -611,10 +611,12 @@ srt_level_finished() {
 
 # srt_drain SECONDS: the pause between two levels, while the servers must stay up.
 srt_drain() {
-  local until=$((SECONDS + $1))
-  while [ "$SECONDS" -lt "$until" ]; do
+  # half-second steps, not $SECONDS (whole seconds: "1 s" could end at once)
+  local step=0
+  while [ "$step" -lt $(($1 * 2)) ]; do
     srt_check_alive
     sleep 0.5
+    step=$((step + 1))
   done
 }
 
@@ -824,26 +826,26 @@ srt_run_benchmark logs/benchmark-level-2.log env SRT_FRONTEND_URL=http://127.0.0
 srt_scrape results/level-2/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_level_finished 2 6 16 c=16 results/level-2
 srt_drain 1
-srt_level_started 3 6 24 c=24 results/level-3
+srt_level_started 3 6 32 c=32 results/level-3
 srt_scrape results/level-3/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_run_benchmark logs/benchmark-level-3.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-3 SRT_SEED=44 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 44 --output-file results/level-3/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 24 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
+srt_run_benchmark logs/benchmark-level-3.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-3 SRT_SEED=44 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 44 --output-file results/level-3/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 32 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
 srt_scrape results/level-3/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_level_finished 3 6 24 c=24 results/level-3
+srt_level_finished 3 6 32 c=32 results/level-3
 srt_drain 1
-srt_level_started 4 6 32 c=32 results/level-4
+srt_level_started 4 6 48 c=48 results/level-4
 srt_scrape results/level-4/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_run_benchmark logs/benchmark-level-4.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-4 SRT_SEED=45 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 45 --output-file results/level-4/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 32 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
+srt_run_benchmark logs/benchmark-level-4.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-4 SRT_SEED=45 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 45 --output-file results/level-4/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 48 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
 srt_scrape results/level-4/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_level_finished 4 6 32 c=32 results/level-4
+srt_level_finished 4 6 48 c=48 results/level-4
 srt_drain 1
-srt_level_started 5 6 48 c=48 results/level-5
+srt_level_started 5 6 64 c=64 results/level-5
 srt_scrape results/level-5/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_run_benchmark logs/benchmark-level-5.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-5 SRT_SEED=46 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 46 --output-file results/level-5/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 48 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
+srt_run_benchmark logs/benchmark-level-5.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-5 SRT_SEED=46 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 46 --output-file results/level-5/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 64 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
 srt_scrape results/level-5/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_level_finished 5 6 48 c=48 results/level-5
+srt_level_finished 5 6 64 c=64 results/level-5
 srt_drain 1
-srt_level_started 6 6 64 c=64 results/level-6
+srt_level_started 6 6 96 c=96 results/level-6
 srt_scrape results/level-6/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_run_benchmark logs/benchmark-level-6.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-6 SRT_SEED=47 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 47 --output-file results/level-6/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 64 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
+srt_run_benchmark logs/benchmark-level-6.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results/level-6 SRT_SEED=47 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 47 --output-file results/level-6/bench-serving.jsonl --output-details --warmup-requests 0 --max-concurrency 96 --backend sglang-oai-chat --dataset-name generated-shared-prefix --gsp-num-groups 32 --gsp-prompts-per-group 16
 srt_scrape results/level-6/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
-srt_level_finished 6 6 64 c=64 results/level-6
+srt_level_finished 6 6 96 c=96 results/level-6

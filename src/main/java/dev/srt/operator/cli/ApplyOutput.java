@@ -253,6 +253,9 @@ final class ApplyOutput implements ArmRunner.Listener {
       }
       report.verdicts.stream().filter(v -> v.reason != null).map(v -> v.reason).distinct().limit(3)
           .forEach(reason -> out.println(Echo.escape("  not-comparable: " + reason)));
+      if (repetitions < 2 && report.verdicts.stream().allMatch(v -> Verdicts.NOT_COMPARABLE.equals(v.verdict))) {
+        out.println("  one run per arm gives differences, not verdicts: set spec.execution.repetitions (3 is a start)");
+      }
     }
     if (!problems.isEmpty()) {
       out.println();

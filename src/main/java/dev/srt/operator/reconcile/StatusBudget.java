@@ -83,9 +83,8 @@ final class StatusBudget {
       arm.levelSummaries = r.levels.stream().filter(l -> l.load != null && l.summary != null && l.summary.n > 0)
           .map(l -> summary(l, keep)).toList();
       arm.capacity = r.capacity;
-      if (r.capacity != null && r.capacity.value != null) {
-        capacities.add(arm.name + " " + capacityText(r.capacity));
-      }
+      // an arm whose runs disagree (some beyond the ladder) has no value: "-", its reason is in the verdict
+      capacities.add(arm.name + " " + (r.capacity != null && r.capacity.value != null ? capacityText(r.capacity) : "-"));
     }
     s.capacitySummary = capacities.isEmpty() ? null : String.join(", ", capacities) + " (" + report.loadUnit + ")";
   }

@@ -153,7 +153,8 @@ class ApplyCommandIT {
     }
     // One run per arm: the verdicts say so rather than compare single numbers.
     assertThat(r.out()).contains("against sgl-router (difference of the means with its 95% interval; p-values Holm-adjusted):")
-        .contains("not-comparable: dynamo-kv has 1 succeeded run with this metric (2 are needed)");
+        .contains("not-comparable: dynamo-kv has 1 succeeded run with this metric (2 are needed)")
+        .contains("one run per arm gives differences, not verdicts: set spec.execution.repetitions");
     // live lines: the phases each arm went through, in order
     assertThat(r.out().lines().filter(l -> l.startsWith("sgl-router ")).map(l -> l.split("\\s+")[1]).distinct().toList())
         .containsSubsequence("Starting", "Benchmarking", "Succeeded");

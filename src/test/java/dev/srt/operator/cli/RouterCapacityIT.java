@@ -74,7 +74,7 @@ class RouterCapacityIT {
     String out = run("apply", "-f", EXAMPLE.toString(), "--cluster", cluster.toString());
 
     assertThat(runIds).as("three runs of each arm").hasSize(6);
-    assertThat(out).contains("2/2 arms succeeded").contains("level 3/6 (c=24)");
+    assertThat(out).contains("2/2 arms succeeded").contains("level 3/6 (c=32)");
     List<String> lines = out.lines().toList();
     // the answer comes last
     assertThat(lines.get(lines.size() - 1)).startsWith("capacity at the SLO: round-robin ").contains("cache-aware ")
@@ -82,7 +82,7 @@ class RouterCapacityIT {
 
     JsonNode report = Json.parse(run("report", "-f", EXAMPLE.toString(), "--cluster", cluster.toString(), "-o", "json"));
     assertThat(report.path("loadUnit").asText()).isEqualTo("concurrency");
-    List<Double> ladder = List.of(8.0, 16.0, 24.0, 32.0, 48.0, 64.0);
+    List<Double> ladder = List.of(8.0, 16.0, 32.0, 48.0, 64.0, 96.0);
     for (JsonNode arm : report.path("arms")) {
       String name = arm.path("name").asText();
       assertThat(arm.path("runs")).as(name).hasSize(3).allSatisfy(r -> {
@@ -95,11 +95,11 @@ class RouterCapacityIT {
       // throughput climbs at first, then flattens: the engines are saturated
       double firstStep = rps[1] / rps[0] - 1;
       assertThat(firstStep).as(name + " req/s from c=8 to c=16").isGreaterThan(0.05);
-      assertThat(rps[5] / rps[4] - 1).as(name + " req/s from c=48 to c=64, against %.3f from c=8 to c=16", firstStep)
+      assertThat(rps[5] / rps[4] - 1).as(name + " req/s from c=64 to c=96, against %.3f from c=8 to c=16", firstStep)
           .isLessThan(firstStep / 2);
       // past saturation the queue grows, and with it the tail of time to first token
-      assertThat(p99Ttft[5]).as(name + " p99 TTFT at c=64 against c=8").isGreaterThan(2 * p99Ttft[0]);
-      assertThat(arm.path("capacity").path("value").asDouble()).as(name + " capacity").isBetween(8.0, 64.0);
+      assertThat(p99Ttft[5]).as(name + " p99 TTFT at c=96 against c=8").isGreaterThan(2 * p99Ttft[0]);
+      assertThat(arm.path("capacity").path("value").asDouble()).as(name + " capacity").isBetween(8.0, 96.0);
     }
     JsonNode capacity = verdict(report, "capacity");
     assertThat(capacity.path("arm").asText()).isEqualTo("cache-aware");

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The operator honours {@code srt.dev/emulated-host} as {@code apply} does: started from the jar
  * with {@code --allow-local-transport} against the CRUD mock API server, the two examples applied
- * unmodified run every arm to the end on this machine's emulated GPU host.
+ * unmodified run every arm to the end on this machine's emulated GPU host, and a two-level sweep
+ * puts each level's results, each arm's capacity and the verdicts on capacity into status.
  */
 class OperatorEmulatedHostIT {
   @TempDir Path dir;
@@ -112,6 +113,47 @@ class OperatorEmulatedHostIT {
     assertThat(first.getStatus().phase).isEqualTo("Succeeded");
     // Host intervals, first process started to finished, never overlap.
     assertThat(times(second, "process-started").get(0)).isAfterOrEqualTo(times(first, "finished").get(0));
+  }
+
+  @Test
+  void aTwoLevelSweepPutsEveryLevelAndEachArmsCapacityIntoStatus() throws Exception {
+    client.resource(load("examples/local-emulated-cluster.yaml", GpuCluster.class)).inNamespace("default").create();
+    RouterComparison rc = load("examples/router-capacity.yaml", RouterComparison.class);
+    rc.getSpec().workload.load.levels = List.of(8.0, 96.0);
+    rc.getSpec().workload.args.put("gsp-num-groups", 16);
+    rc.getSpec().execution.repetitions = 2;
+    client.resource(rc).inNamespace("default").create();
+    String name = rc.getMetadata().getName();
+    try {
+      await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+        RouterComparison now = get(name);
+        return now.getStatus() != null && (Conditions.isTrue(now.getStatus().conditions, StatusAggregator.COMPLETE)
+            || "Failed".equals(now.getStatus().phase));
+      });
+    } catch (RuntimeException e) {
+      System.out.println("---- operator log\n" + Files.readString(dir.resolve("operator.log")));
+      throw e;
+    }
+    RouterComparison done = get(name);
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo("Succeeded");
+    assertThat(done.getStatus().arms).hasSize(2).allSatisfy(a -> {
+      assertThat(a.runs).as(a.name + " runs").hasSize(2).allSatisfy(r -> {
+        assertThat(r.phase).isEqualTo("Succeeded");
+        assertThat(r.levelTable.rows).as(a.name + " run " + r.runId + " levels").hasSize(2);
+        assertThat(Path.of(r.runDir, "results/level-2/bench-serving.jsonl")).isNotEmptyFile();
+      });
+      assertThat(a.levelSummaries).extracting(l -> l.load).containsExactly(8.0, 96.0);
+      assertThat(a.levelSummaries).allSatisfy(l -> assertThat(l.means.get("request_throughput")).isPositive());
+      assertThat(a.capacity).as(a.name + " capacity").isNotNull();
+      assertThat(a.capacity.unit).isEqualTo("concurrency");
+    });
+    assertThat(done.getStatus().capacitySummary).contains("round-robin", "cache-aware");
+    assertThat(done.getStatus().verdicts).anySatisfy(v -> {
+      assertThat(v.metric).isEqualTo("capacity");
+      assertThat(v.arm).isEqualTo("cache-aware");
+      assertThat(v.level).isNull();
+    });
+    assertThat(done.getStatus().verdicts).filteredOn(v -> v.level != null).extracting(v -> v.level).containsOnly(8.0, 96.0);
   }
 
   @Test

@@ -63,13 +63,8 @@ class ShellInjectionPropertyIT {
   private static final int PAYLOADS_PER_PLACE = 8;
   private static final int PLACES_PER_SPEC = 200;
   private static final int LANES = 6;
-  /**
-   * The custom workload's command is the author's own program; it is gated by the cluster, not by
-   * quoting. The load ladder's strings (issue 19) are validated but not rendered yet: no script
-   * holds them, so there is nothing for a payload to reach until the ladder is rendered.
-   */
-  private static final Set<String> NOT_FUZZED = Set.of("spec.workload.command", "spec.workload.load.mode",
-      "spec.workload.load.durationPerLevel");
+  /** The custom workload's command is the author's own program; it is gated by the cluster, not by quoting. */
+  private static final Set<String> NOT_FUZZED = Set.of("spec.workload.command");
 
   @TempDir Path dir;
 
@@ -668,8 +663,8 @@ class ShellInjectionPropertyIT {
           dynamo: {hash: 4dca1626b2708383514fcd65ac816ba7429c05a4}
           workload:
             tool: aiperf
-            args: {concurrency: 4}
             env: {FUZZ_WORKLOAD: plain}
+            load: {mode: request-rate, levels: [2, 4], durationPerLevel: 2s, drainBetweenLevels: 1s}
           arms:
           - name: router
             frontend: {type: sgl-router, source: %ROOT%/src/sgl-router, env: {FUZZ_ROUTER: plain}}
