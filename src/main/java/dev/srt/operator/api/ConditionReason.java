@@ -109,6 +109,12 @@ public enum ConditionReason {
   /** A reconcile threw; the operator retries with backoff. */
   ReconcileError,
 
+  // FactsDiffer
+  /** Runs that a verdict compares differ in a held-constant fact: those verdicts are not comparable. */
+  HeldConstantFactsDiffer,
+  /** Every held-constant fact that the compared runs recorded is equal (or no runs are compared yet). */
+  FactsAgree,
+
   // InUse (GpuCluster)
   /** Runs of RouterComparisons still use the GpuCluster: its deletion waits for them. */
   RunsInFlight

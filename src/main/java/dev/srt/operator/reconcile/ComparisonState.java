@@ -27,6 +27,7 @@ import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.LevelTables;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.FactChecks;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.time.Instant;
@@ -158,6 +159,7 @@ final class ComparisonState {
     s.baseline = report.baseline;
     s.verdicts = runs.values().stream().anyMatch(l -> !l.isEmpty()) ? report.verdicts : new ArrayList<>();
     s.seed = Runs.randomized(rc.getSpec()) ? seed() : null;
+    StatusAggregator.factsDiffer(s, FactChecks.message(report.factChecks), now);
     StatusBudget.ladder(s, report, rc.getSpec());
     StatusBudget.compact(s, rc.getSpec());
     return s;

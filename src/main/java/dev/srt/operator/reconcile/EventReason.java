@@ -12,6 +12,7 @@ public enum EventReason {
   SpecInvalid(true),
   SecretEnvMissing(true),
   ClusterUnreachable(true),
+  FactsDiffer(true),
   ReconcileFailed(true);
 
   private final boolean warning;

@@ -27,6 +27,7 @@ public final class StatusAggregator {
   public static final String COMPLETE = "Complete";
   public static final String FAILED = "Failed";
   public static final String DEGRADED = "Degraded";
+  public static final String FACTS_DIFFER = "FactsDiffer";
 
   /** What the cluster's last probe or poll said; {@code reachable} null when not known yet. */
   public record ClusterState(Boolean reachable, ConditionReason reason, String message) {
@@ -181,6 +182,18 @@ public final class StatusAggregator {
       s.message = in.deletionMessage();
     }
     return s;
+  }
+
+  /**
+   * FactsDiffer: True while runs that a verdict compares differ in a held-constant fact ({@code
+   * differing} says which, or null when none does). Set with the verdicts, which it explains.
+   */
+  static void factsDiffer(RouterComparisonStatus s, String differing, Instant now) {
+    boolean differ = differing != null;
+    Conditions.set(s.conditions, FACTS_DIFFER, differ ? Conditions.TRUE : Conditions.FALSE,
+        differ ? ConditionReason.HeldConstantFactsDiffer : ConditionReason.FactsAgree,
+        differ ? differing + " (the status keeps digests; srt-operator report names each fact)"
+            : "the compared runs' held-constant facts agree", s.observedGeneration, now);
   }
 
   /** "1/2 workers ready, router not ready" while starting, else the phase and message. */

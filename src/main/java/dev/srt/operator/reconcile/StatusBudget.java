@@ -25,8 +25,9 @@ import java.util.Set;
  * 10 arms × 10 levels × 10 runs with every metric and every digit would not fit: each level of a run
  * keeps only the metrics its verdicts, capacity and failure ratio are computed from, to six
  * significant digits, in a table ({@link LevelTables}); the verdicts' numbers keep four, and
- * their baseline is named once, in {@code status.baseline}. The full numbers and the per-request
- * data stay in the run directories, where {@code srt-operator report} reads them.
+ * their baseline is named once, in {@code status.baseline}. Every run's facts are kept as their
+ * digests and counts. The full numbers, the facts and the per-request data stay in the run
+ * directories, where {@code srt-operator report} reads them.
  */
 final class StatusBudget {
   static final int RESULT_DIGITS = 6;
@@ -41,8 +42,15 @@ final class StatusBudget {
     return keep;
   }
 
-  /** Trims the levels of every run and the verdicts' numbers; a status without a ladder keeps its runs as they are. */
+  /** Compacts every run's facts; over a ladder, also trims the levels of every run and the verdicts' numbers. */
   static void compact(RouterComparisonStatus s, RouterComparisonSpec spec) {
+    // facts as digests and counts: what differs is in the FactsDiffer condition, the facts in the run directories
+    for (ArmStatus arm : s.arms) {
+      arm.facts = arm.facts == null ? null : arm.facts.compact();
+      for (ArmRun run : arm.runs == null ? List.<ArmRun>of() : arm.runs) {
+        run.facts = run.facts == null ? null : run.facts.compact();
+      }
+    }
     if (spec == null || spec.workload == null || spec.workload.load == null) {
       return;
     }

@@ -34,6 +34,9 @@ final class TransitionEvents implements StatusListener {
         && !hasReason(old, StatusAggregator.DEGRADED, ConditionReason.SecretEnvMissing)) {
       events.record(rc, EventReason.SecretEnvMissing, null, Conditions.find(next.conditions, StatusAggregator.DEGRADED).getMessage());
     }
+    if (!isTrue(old, StatusAggregator.FACTS_DIFFER) && isTrue(next, StatusAggregator.FACTS_DIFFER)) {
+      events.record(rc, EventReason.FactsDiffer, null, Conditions.find(next.conditions, StatusAggregator.FACTS_DIFFER).getMessage());
+    }
     if (!isTrue(old, StatusAggregator.COMPLETE) && isTrue(next, StatusAggregator.COMPLETE)) {
       events.record(rc, EventReason.Complete, null, Conditions.find(next.conditions, StatusAggregator.COMPLETE).getMessage()
           + verdictLine(next));

@@ -104,6 +104,11 @@ final class FakeHosts implements Hosts {
       results.put(run, RunResults.of(m));
     }
 
+    /** Adds what the run recorded about itself (facts.json) to its results. */
+    synchronized void writeFacts(RunRef run, dev.srt.operator.api.RunFacts facts) {
+      results.put(run, results.getOrDefault(run, RunResults.of(Map.of())).withFacts(facts));
+    }
+
     /** The events of a run that goes from start to a successful benchmark. */
     void succeed(RunRef run) {
       emit(run, "run-started");

@@ -6,9 +6,12 @@ import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.api.RunFact;
+import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.Verdict;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.verdict.FactKind;
 import dev.srt.operator.verdict.Verdicts;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -113,6 +116,84 @@ class RepetitionsTest {
         .satisfies(e -> assertThat(e.getMessage()).startsWith("all 2 arms succeeded (3 runs each); against sgl-router: dynamo-kv req/s -33.3% ["));
     assertThat(events).filteredOn(e -> e.getReason().equals("Succeeded")).extracting(Event::getMessage)
         .anyMatch(m -> m.startsWith("arm dynamo-kv run 3/3: succeeded: 99.0 req/s"));
+  }
+
+  /** Facts as a run writes them: the model's tokenizer hash and the router's binary. */
+  static RunFacts facts(String tokenizer, String router) {
+    RunFacts f = new RunFacts();
+    f.facts = List.of(new RunFact("model tokenizer.json sha256", FactKind.of("model tokenizer.json sha256").wire(), tokenizer, null),
+        new RunFact("router binary sha256", FactKind.of("router binary sha256").wire(), router, null));
+    f.count = 2;
+    f.unknownCount = 0;
+    f.heldConstantDigest = FactKind.HELD_CONSTANT.digest(f.facts);
+    f.routingDigest = FactKind.ROUTING.digest(f.facts);
+    return f;
+  }
+
+  @Test
+  void runsWhoseHeldConstantFactsDifferRaiseFactsDifferWithOneWarningAndStatusKeepsDigestsOnly() {
+    rc = comparison("{order: interleaved, repetitions: 2, baseline: sgl-router}");
+    rc.getSpec().arms.removeIf(a -> a.name.equals("dynamo-kv-policy"));
+    for (int i = 0; i < 4; i++) {
+      int before = host.runs().size();
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return host.runs().size() > before;
+      });
+      RunRef run = host.runs().get(host.runs().size() - 1);
+      host.writeResults(run, "completed", "1000", "failed", "0", "request_throughput", String.valueOf(100 + i));
+      // the second arm's runs saw another tokenizer: its verdicts compare nothing
+      host.writeFacts(run, facts(run.arm().equals("sgl-router") ? "3f2a81c0aa" : "9c41d2e7bb", run.arm()));
+      host.succeed(run);
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return arm(run.arm()).runs.stream().anyMatch(r -> r.runId.equals(run.runId()));
+      });
+    }
+    RouterComparisonStatus s = rc.getStatus();
+    var differ = Conditions.find(s.conditions, StatusAggregator.FACTS_DIFFER);
+    assertThat(differ.getStatus()).isEqualTo("True");
+    assertThat(differ.getReason()).isEqualTo("HeldConstantFactsDiffer");
+    // the status keeps each run's digests, so the condition names the runs and their digests
+    assertThat(differ.getMessage()).contains("dynamo-kv against sgl-router", "held-constant facts digest",
+        "(runs 1-2 of sgl-router)", "(runs 1-2 of dynamo-kv)", "srt-operator report names each fact");
+    assertThat(s.verdicts).isNotEmpty().allSatisfy(v -> assertThat(v.verdict).isEqualTo(Verdicts.NOT_COMPARABLE));
+    // digests and counts per run; the facts themselves stay in the run directories
+    assertThat(s.arms).allSatisfy(a -> assertThat(a.runs).hasSize(2).allSatisfy(r -> {
+      assertThat(r.facts.heldConstantDigest).isNotBlank();
+      assertThat(r.facts.facts).isNull();
+    }));
+    List<Event> warnings = client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> e.getReason().equals("FactsDiffer")).toList();
+    assertThat(warnings).singleElement().satisfies(e -> {
+      assertThat(e.getType()).isEqualTo("Warning");
+      assertThat(e.getMessage()).contains("dynamo-kv against sgl-router");
+    });
+  }
+
+  @Test
+  void runsWithEqualHeldConstantFactsAgree() {
+    rc = comparison("{repetitions: 1}");
+    for (int i = 0; i < 3; i++) {
+      int before = host.runs().size();
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return host.runs().size() > before;
+      });
+      RunRef run = host.runs().get(host.runs().size() - 1);
+      host.writeResults(run, "completed", "1000", "failed", "0", "request_throughput", "100");
+      // routers may differ: that is what is compared
+      host.writeFacts(run, facts("3f2a81c0aa", run.arm()));
+      host.succeed(run);
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return arm(run.arm()).runs.stream().anyMatch(r -> r.runId.equals(run.runId()));
+      });
+    }
+    var agree = Conditions.find(rc.getStatus().conditions, StatusAggregator.FACTS_DIFFER);
+    assertThat(agree.getStatus()).isEqualTo("False");
+    assertThat(agree.getReason()).isEqualTo("FactsAgree");
+    assertThat(client.v1().events().inNamespace(NS).list().getItems()).noneMatch(e -> e.getReason().equals("FactsDiffer"));
   }
 
   @Test
