@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.mode in ['slurm', 'direct']", message = "must be slurm or direct", fieldPath = ".mode")
 @ValidationRule(value = "(has(self.transport) && self.transport == 'local') || has(self.ssh)", message = "transport: ssh needs the ssh block", fieldPath = ".ssh")
 @ValidationRule(value = "!has(self.slurm) || self.mode == 'slurm'", message = "slurm settings are only allowed with mode: slurm", fieldPath = ".slurm")
 @ValidationRule(value = "self.workDir.startsWith('/')", message = "must be an absolute host path", fieldPath = ".workDir")
@@ -33,6 +32,7 @@ public class GpuClusterSpec {
    */
   @Required
   @Size(max = Limits.MAX_WORD)
+  @OneOf(Mode.class)
   public String mode;
 
   /** {@link #mode}, parsed; null when it names no mode (the validator says so). */

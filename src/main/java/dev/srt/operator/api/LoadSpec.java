@@ -18,8 +18,6 @@ import java.util.List;
  * (request-rate) never mix in one comparison.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.mode in ['concurrency', 'request-rate']", message = "must be concurrency or request-rate",
-    fieldPath = ".mode")
 @ValidationRule(value = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14].all(i, i + 1 >= size(self.levels) || self.levels[i] < self.levels[i + 1])",
     message = "levels must ascend, each larger than the one before", fieldPath = ".levels")
 @ValidationRule(value = "!has(self.requestsPerLevel) || !has(self.durationPerLevel)",
@@ -44,6 +42,7 @@ public class LoadSpec {
    */
   @Required
   @Size(max = Limits.MAX_WORD)
+  @OneOf(LoadMode.class)
   public String mode;
 
   /**

@@ -23,8 +23,9 @@ final class ClusterRules {
       return out;
     }
     out.addAll(BoundsRules.check(s));
-    if (s.mode() == null) {
-      out.add(Problem.error("spec.mode", s.mode == null ? "is required: slurm or direct" : "must be slurm or direct"));
+    // a value outside the set is OneOfRules' to report
+    if (s.mode == null) {
+      out.add(Problem.error("spec.mode", "is required: slurm or direct"));
     }
     String transport = s.transport == null ? "ssh" : s.transport;
     if ("ssh".equals(transport) && s.ssh == null) {

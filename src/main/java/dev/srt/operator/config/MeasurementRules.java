@@ -54,10 +54,9 @@ public final class MeasurementRules {
     LoadSpec load = w.load;
     String p = "spec.workload.load";
     boolean closed = LoadSpec.CONCURRENCY.equals(load.mode);
+    // a value outside the set is OneOfRules' to report
     if (load.mode == null) {
       out.add(Problem.error(p + ".mode", "is required: concurrency (closed loop) or request-rate (open loop)"));
-    } else if (!closed && !LoadSpec.REQUEST_RATE.equals(load.mode)) {
-      out.add(Problem.error(p + ".mode", "must be concurrency or request-rate, not " + Echo.value(load.mode)));
     }
     levels(out, p + ".levels", load.levels, closed, load.mode != null && !closed);
     if (load.requestsPerLevel != null && (load.requestsPerLevel < 1 || load.requestsPerLevel > LoadSpec.MAX_REQUESTS_PER_LEVEL)) {

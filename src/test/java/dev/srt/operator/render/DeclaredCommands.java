@@ -162,10 +162,15 @@ final class DeclaredCommands {
     String router = plan.processes(Role.ROUTER).get(0).probe().url().replaceFirst("/(readyz|health)$", "");
     metrics.add(router + "/metrics");
     plan.workerProcesses().stream().filter(p -> p.probe() != null).forEach(p -> metrics.add(p.probe().url().replaceFirst("/health$", "/metrics")));
-    for (String file : List.of("metrics-before.txt", "metrics-after.txt")) {
-      List<String> scrape = new ArrayList<>(List.of(python, "-c", PROBE_PY, "scrape", plan.settings().resultsDir() + "/" + file));
-      scrape.addAll(metrics);
-      add(scrape);
+    // around the benchmark, or around each level of a load ladder
+    List<String> resultsDirs = plan.ladder() == null ? List.of(plan.settings().resultsDir())
+        : plan.ladder().levels().stream().map(dev.srt.operator.plan.Ladder.Level::resultsDir).toList();
+    for (String dir : resultsDirs) {
+      for (String file : List.of("metrics-before.txt", "metrics-after.txt")) {
+        List<String> scrape = new ArrayList<>(List.of(python, "-c", PROBE_PY, "scrape", dir + "/" + file));
+        scrape.addAll(metrics);
+        add(scrape);
+      }
     }
     add(List.of(python, "-c", PROBE_PY, "summary", plan.settings().resultsDir()));
     facts(python);
