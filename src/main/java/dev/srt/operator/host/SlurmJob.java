@@ -1,7 +1,5 @@
 package dev.srt.operator.host;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +24,6 @@ public record SlurmJob(String jobId, String name, JobStatus status, String comme
   /** {@code sacct -n -P -X -o} fields for {@link #parseSacctLine}. */
   public static final String SACCT_FIELDS = "JobID,JobName,State,ExitCode,Reason";
 
-  private static final Pattern SCONTROL_KEY = Pattern.compile("(?:^|\\s)([A-Za-z][A-Za-z0-9/:_]*)=");
   /** squeue's %t codes. */
   private static final Map<String, String> SHORT_NAMES = Map.ofEntries(
       Map.entry("PD", "PENDING"), Map.entry("RQ", "REQUEUED"), Map.entry("RH", "REQUEUE_HOLD"),
@@ -69,46 +66,6 @@ public record SlurmJob(String jobId, String name, JobStatus status, String comme
     }
     long raw = Long.parseLong(text);
     return ((raw >> 8) & 0xff) + ":" + (raw & 0x7f);
-  }
-
-  /** Parses the one line of {@code scontrol -o show job <id>}. */
-  public static Optional<SlurmJob> parseScontrol(String output) {
-    String line = output.lines().filter(l -> l.contains("JobId=")).findFirst().orElse(null);
-    if (line == null) {
-      return Optional.empty();
-    }
-    List<int[]> keys = new ArrayList<>(); // {keyStart, valueStart}
-    Matcher m = SCONTROL_KEY.matcher(line);
-    while (m.find()) {
-      keys.add(new int[] {m.start(1), m.end()});
-    }
-    String jobId = null;
-    String name = null;
-    String state = null;
-    String reason = null;
-    String exitCode = null;
-    String comment = null;
-    for (int i = 0; i < keys.size(); i++) {
-      int[] k = keys.get(i);
-      String key = line.substring(k[0], k[1] - 1);
-      int end = i + 1 < keys.size() ? keys.get(i + 1)[0] : line.length();
-      String value = line.substring(k[1], end);
-      // Free-text values (Comment) may contain spaces; the others end at the first one.
-      value = key.equals("Comment") ? value.strip() : value.split("\\s", 2)[0];
-      switch (key) {
-        case "JobId" -> jobId = value;
-        case "JobName" -> name = value;
-        case "JobState" -> state = value;
-        case "Reason" -> reason = value;
-        case "ExitCode" -> exitCode = value;
-        case "Comment" -> comment = value;
-        default -> { }
-      }
-    }
-    if (jobId == null || state == null) {
-      return Optional.empty();
-    }
-    return Optional.of(new SlurmJob(jobId, name, status(state, reason, exitCode), nullIfUnset(comment)));
   }
 
   /** Parses one line of {@code sacct -n -P -X -o JobID,JobName,State,ExitCode,Reason}. */

@@ -7,55 +7,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class SlurmJobTest {
-  // Captured from Slurm 22.05.8 (scontrol -o show job), a pending and a failed job.
-  private static final String SCONTROL_PENDING = "JobId=17 JobName=srt-probe-x UserId=root(0) GroupId=root(0) "
-      + "MCS_label=N/A Priority=4294901743 Nice=0 Account=(null) QOS=(null) JobState=PENDING Reason=Resources "
-      + "Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0 RunTime=00:00:00 "
-      + "TimeLimit=UNLIMITED TimeMin=N/A SubmitTime=2026-11-30T05:49:41 EligibleTime=2026-11-30T05:49:41 "
-      + "AccrueTime=Unknown StartTime=Unknown EndTime=Unknown Deadline=N/A SuspendTime=None SecsPreSuspend=0 "
-      + "LastSchedEval=2026-11-30T05:49:41 Scheduler=Main Partition=debug AllocNode:Sid=localhost:5505 "
-      + "ReqNodeList=(null) ExcNodeList=(null) NodeList= NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 "
-      + "ReqB:S:C:T=0:0:*:* TRES=cpu=1,mem=21G,node=1,billing=1 Socks/Node=* NtasksPerN:B:S:C=0:0:*:* "
-      + "CoreSpec=* MinCPUsNode=1 MinMemoryNode=0 MinTmpDiskNode=0 Features=(null) DelayBoot=00:00:00 "
-      + "OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null) Command=/tmp/srt-probe-3s82/j.sh "
-      + "WorkDir=/tmp/srt-probe-3s82 Comment=srt-operator:a/b c/d|e/r1  StdErr=/tmp/srt-probe-3s82/out.log "
-      + "StdIn=/dev/null StdOut=/tmp/srt-probe-3s82/out.log Power= \n";
-  private static final String SCONTROL_FAILED = SCONTROL_PENDING
-      .replace("JobState=PENDING Reason=Resources", "JobState=FAILED Reason=NonZeroExitCode")
-      .replace("ExitCode=0:0", "ExitCode=3:0");
-
-  @Test
-  void scontrolPendingWithReasonAndCommentContainingSpaces() {
-    SlurmJob job = SlurmJob.parseScontrol(SCONTROL_PENDING).orElseThrow();
-    assertThat(job.jobId()).isEqualTo("17");
-    assertThat(job.name()).isEqualTo("srt-probe-x");
-    assertThat(job.comment()).isEqualTo("srt-operator:a/b c/d|e/r1");
-    assertThat(job.status()).isEqualTo(new JobStatus(JobState.PENDING, "Resources", null));
-  }
-
-  @Test
-  void scontrolFailedCarriesTheExitCode() {
-    JobStatus status = SlurmJob.parseScontrol(SCONTROL_FAILED).orElseThrow().status();
-    assertThat(status).isEqualTo(new JobStatus(JobState.FAILED, "NonZeroExitCode", 3));
-    assertThat(status.terminal()).isTrue();
-  }
-
-  @Test
-  void scontrolCancelledAfterScancel() {
-    String line = SCONTROL_PENDING.replace("JobState=PENDING Reason=Resources", "JobState=CANCELLED Reason=None")
-        .replace("ExitCode=0:0", "ExitCode=0:15");
-    assertThat(SlurmJob.parseScontrol(line).orElseThrow().status())
-        .isEqualTo(new JobStatus(JobState.CANCELLED, null, 143));
-  }
-
-  @Test
-  void scontrolWithoutCommentOrGarbage() {
-    String noComment = SCONTROL_PENDING.replace("Comment=srt-operator:a/b c/d|e/r1  ", "");
-    assertThat(SlurmJob.parseScontrol(noComment).orElseThrow().comment()).isNull();
-    assertThat(SlurmJob.parseScontrol("slurm_load_jobs error: Invalid job id specified")).isEmpty();
-    assertThat(SlurmJob.parseScontrol("")).isEmpty();
-  }
-
   @Test
   void squeueLines() {
     SlurmJob running = SlurmJob.parseSqueueLine("18|RUNNING|None|srt-x|(null)").orElseThrow();
