@@ -112,14 +112,26 @@ final class Finish {
     }
   }
 
-  /** srtctl's benchmark: a custom command keeps working; the built-in types are not imported. */
+  /**
+   * srtctl's benchmark: a custom command keeps working (an aiperf {@code --goodput} in it becomes
+   * spec.slo), sa-bench becomes a load ladder ({@link SaBench}); the other built-in types are not
+   * imported.
+   */
   static void workload(Recipe r, Draft d, EnvReferences env) {
     String type = r.text("benchmark.type");
     Problem.Location at = r.locate("benchmark.type");
+    SaBench.sweep(r, d);
+    if ("sa-bench".equals(type)) {
+      SaBench.workload(r, d);
+      return;
+    }
     if (!"custom".equals(type)) {
+      String hint = "router".equals(type) || "mooncake-router".equals(type)
+          ? ": write the trace replay as type: custom with its aiperf command (its --goodput, e.g. \"time_to_first_token:2000 "
+              + "inter_token_latency:25\" as mooncake-router sets, becomes spec.slo)"
+          : ": write the benchmark as type: custom with its command";
       d.problems.add(Problem.error("benchmark.type", (type == null || type.equals("manual")
-          ? "manual (srtctl's default) runs no benchmark, and an arm needs one" : type + " is not imported")
-          + ": write the benchmark as type: custom with its command").at(at));
+          ? "manual (srtctl's default) runs no benchmark, and an arm needs one" : type + " is not imported") + hint).at(at));
       return;
     }
     ObjectNode w = Draft.object(d.spec, "workload");
@@ -138,6 +150,7 @@ final class Finish {
       }
     }
     commandVariables(r, d, env, command);
+    Goodput.slo(command, d, r.locate(Recipe.COMMAND));
   }
 
   /**

@@ -24,9 +24,9 @@ final class Recipe {
   private static final Pattern MAP_FIELDS = Pattern.compile(
       "frontend\\.(args|env)|environment|benchmark\\.(env|aiperf_args)|backend\\.sglang_config\\.(aggregated|prefill|decode)"
           + "|backend\\.(aggregated|prefill|decode)_environment|backend\\.kv_events_config|container_mounts|srun_options"
-          + "|sbatch_directives|observability\\.tachometer\\.extra_metadata");
+          + "|sbatch_directives|observability\\.tachometer\\.extra_metadata|sweep");
   /** srtctl's file-level extras: a recipe of this kind expands to several, or depends on another file. */
-  private static final Pattern FILE_LEVEL = Pattern.compile("sweep|base|lock|(zip_)?override_.*");
+  private static final Pattern FILE_LEVEL = Pattern.compile("base|lock|(zip_)?override_.*");
   /** Maps of environment variables: an entry may be a secret, which becomes a secretEnv reference, never a value. */
   private static final Pattern ENV_MAPS = Pattern.compile(
       "frontend\\.env|environment|benchmark\\.env|backend\\.(aggregated|prefill|decode)_environment");

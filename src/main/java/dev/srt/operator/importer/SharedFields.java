@@ -48,7 +48,7 @@ final class SharedFields {
         }
       }
       case "telemetry" -> d.ignore(l, "GPU power telemetry (DCGM exporter) is not collected");
-      case "health_check", "benchmark" -> { } // Finish: they need the whole section
+      case "health_check", "benchmark", "sweep" -> { } // Finish and SaBench: they need the whole section
       case "infra" -> d.ignore(l, "etcd and NATS run on the first node of each Dynamo arm; move their ports in the GpuCluster's spec.infra");
       case "profiling" -> d.ignore(l, "profiling (nsys, torch) is not run");
       case "container_mounts" -> Draft.object(d.cluster, "container").withArray("mounts").add(l.key() + ":" + l.value().asText());
