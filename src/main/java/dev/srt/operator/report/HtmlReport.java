@@ -56,7 +56,7 @@ public final class HtmlReport {
     List<String> notComparable = ReportTables.notComparable(report);
     scope.put("notComparable", notComparable);
     scope.put("hasNotComparable", !notComparable.isEmpty());
-    scope.put("charts", charts(report));
+    scope.put("charts", charts(ctx));
     scope.put("summary", ReportTables.summary(report));
     scope.put("facts", HeldConstant.of(ctx, differences));
     List<Provenance.Row> provenance = Provenance.rows(report);
@@ -77,8 +77,24 @@ public final class HtmlReport {
     return out.toString();
   }
 
-  private static List<Chart> charts(ComparisonReport report) {
+  private static List<Chart> charts(ReportContext ctx) {
+    ComparisonReport report = ctx.report();
     List<Chart> charts = new ArrayList<>();
+    if (report.loadUnit != null) {
+      // a ladder: each metric against load, once; goodput % with the SLO and the capacities
+      var slo = ctx.comparison().getSpec().slo;
+      if (slo != null) {
+        charts.add(new Chart("load", Metric.GOODPUT_RATIO.key(), "Goodput % against load: the SLO's attainment and each arm's capacity",
+            LoadChart.draw(report, Metric.GOODPUT_RATIO, slo.attainmentOrDefault())));
+      }
+      for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
+        if (slo == null || m != Metric.GOODPUT_RATIO) {
+          charts.add(new Chart("load", m.key(), MetricText.heading(m) + " against load: means and 95% intervals",
+              LoadChart.draw(report, m, null)));
+        }
+      }
+      return charts;
+    }
     for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
       charts.add(new Chart("strip", m.key(), MetricText.heading(m) + ": every run", StripChart.draw(report, m)));
     }

@@ -70,6 +70,30 @@ final class Svg {
     return this;
   }
 
+  /** A line through {@code points} ({x, y} each) in an arm's colour. */
+  Svg polyline(java.util.List<double[]> points, String cssClass, String colour) {
+    out.append("<polyline class=\"").append(cssClass).append("\" stroke=\"").append(colour).append("\" points=\"")
+        .append(points(points)).append("\"/>");
+    return this;
+  }
+
+  /** A closed shape through {@code points}, filled in an arm's colour, with a tooltip. */
+  Svg polygon(java.util.List<double[]> points, String cssClass, String colour, String title) {
+    out.append("<polygon class=\"").append(cssClass).append("\" fill=\"").append(colour).append("\" points=\"")
+        .append(points(points)).append("\">");
+    title(title);
+    out.append("</polygon>");
+    return this;
+  }
+
+  private static String points(java.util.List<double[]> points) {
+    StringBuilder b = new StringBuilder();
+    for (double[] p : points) {
+      b.append(b.length() == 0 ? "" : " ").append(num(p[0])).append(',').append(num(p[1]));
+    }
+    return b.toString();
+  }
+
   /** Text; {@code anchor} is start, middle or end. */
   Svg text(double x, double y, String anchor, String cssClass, String text) {
     out.append("<text class=\"").append(cssClass).append("\" x=\"").append(num(x)).append("\" y=\"").append(num(y))

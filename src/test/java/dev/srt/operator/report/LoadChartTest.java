@@ -1,0 +1,106 @@
+package dev.srt.operator.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.api.ArmRun;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.LevelResults;
+import dev.srt.operator.api.LoadSpec;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.SloSpec;
+import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.Metric;
+import dev.srt.operator.verdict.VerdictSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.Test;
+
+/** A ladder's report: each metric against load per arm with its band, goodput % with the SLO and the capacities. */
+class LoadChartTest {
+  static final double[] LOADS = {8, 16, 32, 64};
+
+  private static ArmRun run(int repetition, double[] rps, double[] goodput) {
+    ArmRun r = new ArmRun();
+    r.phase = "Succeeded";
+    r.runId = "r0000000" + repetition;
+    r.repetition = repetition;
+    r.levels = new ArrayList<>();
+    for (int i = 0; i < LOADS.length; i++) {
+      BenchmarkResults b = new BenchmarkResults();
+      b.requestThroughput = rps[i] + repetition;
+      b.goodputRatio = goodput[i];
+      b.p99TtftMs = 100.0 * (i + 1);
+      b.completed = 100L;
+      b.failed = 0L;
+      r.levels.add(new LevelResults(LOADS[i], b));
+    }
+    return r;
+  }
+
+  static RouterComparison comparison() {
+    RouterComparison rc = ReportFixtures.comparison(ReportFixtures.EXAMPLE);
+    rc.getSpec().workload.load = new LoadSpec();
+    rc.getSpec().workload.load.mode = "concurrency";
+    rc.getSpec().workload.load.levels = List.of(8.0, 16.0, 32.0, 64.0);
+    rc.getSpec().slo = new SloSpec();
+    rc.getSpec().slo.e2eMs = 1500.0;
+    rc.getSpec().slo.attainment = 0.9;
+    rc.getSpec().execution.baseline = "round-robin";
+    rc.getSpec().execution.verdictMetrics = List.of("request_throughput", "goodput_ratio", "p99_ttft_ms");
+    return rc;
+  }
+
+  static ComparisonReport report(RouterComparison rc) {
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    runs.put("round-robin", List.of(run(1, new double[] {30, 38, 40, 41}, new double[] {1, 1, 0.7, 0.3}),
+        run(2, new double[] {30, 38, 40, 41}, new double[] {1, 1, 0.72, 0.32}), run(3, new double[] {30, 38, 40, 41},
+            new double[] {1, 1, 0.68, 0.28})));
+    runs.put("cache-aware", List.of(run(1, new double[] {35, 50, 60, 62}, new double[] {1, 1, 0.95, 0.6}),
+        run(2, new double[] {35, 50, 60, 62}, new double[] {1, 1, 0.96, 0.62}), run(3, new double[] {35, 50, 60, 62},
+            new double[] {1, 1, 0.94, 0.58})));
+    return ComparisonReport.of("capacity", runs, VerdictSettings.of(rc.getSpec()));
+  }
+
+  @Test
+  void eachArmIsACurveThroughItsMeansWithABandAndTheLoadsEvenlySpacedOnALogAxis() {
+    Document xml = Jsoup.parse(LoadChart.draw(report(comparison()), Metric.REQUEST_THROUGHPUT, null), Parser.xmlParser());
+    assertThat(xml.select("polyline.curve")).hasSize(2);
+    assertThat(xml.select("polygon.ci")).hasSize(2);
+    assertThat(xml.select("text.tick").eachText()).contains("8", "16", "32", "64", "requests in flight, log scale");
+    // 8, 16, 32, 64 on a log axis: equal steps
+    List<Double> xs = xml.select("circle.point").stream().limit(4).map(c -> Double.parseDouble(c.attr("cx"))).toList();
+    assertThat(xs.get(1) - xs.get(0)).isCloseTo(xs.get(3) - xs.get(2), org.assertj.core.data.Offset.offset(0.2));
+    // cache-aware carries more at c=64: its last point is drawn higher (smaller y)
+    List<Element> points = xml.select("circle.point");
+    assertThat(Double.parseDouble(points.get(7).attr("cy"))).isLessThan(Double.parseDouble(points.get(3).attr("cy")));
+    assertThat(points.get(7).select("title").text()).startsWith("cache-aware at c=64: ");
+  }
+
+  @Test
+  void theGoodputChartDrawsTheAttainmentAndEachArmsCapacity() {
+    Document xml = Jsoup.parse(LoadChart.draw(report(comparison()), Metric.GOODPUT_RATIO, 0.9), Parser.xmlParser());
+    assertThat(xml.select("line.slo")).hasSize(1);
+    assertThat(xml.select("text.tick").eachText()).contains("SLO attainment 90%");
+    assertThat(xml.select("line.capacity")).hasSize(2);
+    assertThat(xml.select("circle.run title").eachText()).anySatisfy(t -> assertThat(t).startsWith("cache-aware capacity "))
+        .anySatisfy(t -> assertThat(t).startsWith("round-robin capacity "));
+  }
+
+  @Test
+  void theLadderPageDrawsEachMetricOnceAgainstLoadAndNoPerRunStrips() {
+    RouterComparison rc = comparison();
+    ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED);
+    Document page = Jsoup.parse(HtmlReport.render(ctx));
+    List<String> captions = page.select("figure.chart figcaption").eachText();
+    assertThat(captions).hasSize(3).doesNotHaveDuplicates();
+    assertThat(captions.get(0)).startsWith("Goodput % against load");
+    assertThat(page.select("figure.chart svg polyline.curve")).hasSize(6);
+    assertThat(page.select("svg circle.run")).as("capacity marks only, no per-run strips").hasSize(2);
+  }
+}
