@@ -51,6 +51,10 @@ import picocli.CommandLine.Option;
     "and the result files of runs that succeeded); with --kube NAME, from the RouterComparison's status in Kubernetes",
     "(what the operator wrote). Exits 0 when every arm has a run, 1 when one has none."})
 public final class ReportCommand implements Callable<Integer> {
+  /** Said on every page of runs made on the emulated host. */
+  static final String EMULATED_NOTE = "these runs were made on the emulated GPU host (" + EmulatedHost.ANNOTATION + "): programs that "
+      + "model engines, routers and benchmarks, not GPUs; compare the arms, not the absolute numbers";
+
   @Option(names = {"-f", "--filename"}, arity = "1..*", paramLabel = "FILE",
       description = "YAML with the RouterComparison (and optionally its GpuCluster).")
   List<Path> files;
@@ -114,6 +118,9 @@ public final class ReportCommand implements Callable<Integer> {
         // Runs were submitted to the cluster as apply ran it: on an emulated host, with its shims first on the path.
         GpuCluster submittedTo = EmulatedHost.isEmulated(cluster) ? EmulatedHost.withShimsOnPath(cluster) : cluster;
         SpecDrift drift = SpecDrift.of(rc, submittedTo, past);
+        if (EmulatedHost.isEmulated(cluster)) {
+          notes.add(EMULATED_NOTE);
+        }
         notes.addAll(drift.notes());
         rc = drift.ranWith();
         usedCluster = drift.ranOn() == submittedTo ? cluster : drift.ranOn();

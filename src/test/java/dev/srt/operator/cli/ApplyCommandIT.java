@@ -201,6 +201,10 @@ class ApplyCommandIT {
     assertThat(dom.select("svg")).isNotEmpty();
     assertThat(dom.select("script")).isEmpty();
     assertThat(dom.text()).contains("qwen3-32b-routers", "sgl-router", "dynamo-kv-policy", "/models/Qwen3-32B-FP8");
+    // numbers from the emulated host are labelled so on every page, never passed off as GPUs'
+    assertThat(pretty.out()).contains("not GPUs; compare the arms");
+    assertThat(dom.text()).contains("not GPUs; compare the arms");
+    assertThat(later.out()).contains("note: these runs were made on the emulated GPU host");
   }
 
   /**

@@ -72,6 +72,28 @@ class LoadSheddingIT {
   }
 
   @Test
+  void aBenchmarkWhoseWarmUpBurstIsPartlyShedStillMeasures() throws Exception {
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
+    SglRouter router = sglRouter(Map.of("SRT_EMULATOR_FAIL_RATIO", "1"), worker);
+    String base = "http://127.0.0.1:" + router.port();
+    await().atMost(Duration.ofSeconds(5)).until(() -> get(base + "/readyz").status() == 200);
+    Path out = tmp.resolve("bench.jsonl");
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    // bench_serving stops on its warm-up only when no warm-up request succeeded; 16 at once on a
+    // router that sheds everything under load lose all but the first few
+    BenchServing.Options opts = BenchServing.Options.parse(List.of("--backend", "sglang-oai-chat", "--base-url", base,
+        "--model", MODEL, "--num-prompts", "8", "--random-input-len", "8", "--random-output-len", "4",
+        "--max-concurrency", "4", "--warmup-requests", "16", "--output-file", out.toString(), "--disable-tqdm"),
+        Map.of("SRT_EMULATOR_BENCH_SCALE", "1"), QUIET);
+    int exit = new BenchServing(opts, QUIET, new java.io.PrintStream(err, true, StandardCharsets.UTF_8)).run();
+
+    assertThat(err.toString(StandardCharsets.UTF_8)).doesNotContain("warmup");
+    assertThat(exit).isZero();
+    com.fasterxml.jackson.databind.JsonNode r = Json.parse(java.nio.file.Files.readString(out));
+    assertThat(r.path("completed").asInt()).as("the main run measured the requests the router let through").isBetween(1, 8);
+  }
+
+  @Test
   void dynamoFrontendShedsTheSeededShareOfInferenceRequests() throws Exception {
     Map<String, String> env = Map.of("DYN_FILE_KV", tmp.resolve("kv").toString(), "SRT_EMULATOR_FAIL_RATIO", "0.3",
         "SRT_EMULATOR_SEED", "11", "SRT_RUN_ID", "r1");

@@ -135,8 +135,8 @@ class KubectlIT {
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
       String table = kubectl("get", "routercomparisons", "-o", printerColumns());
       assertThat(table.lines().toList()).hasSize(2);
-      assertThat(table.lines().toList().get(0).split("\\s+")).containsExactly("NAME", "CLUSTER", "PHASE", "ARMS", "RUNS", "CURRENT", "READY");
-      assertThat(table.lines().toList().get(1).split("\\s+")).containsExactly("qwen3-32b-routers", "h100-box", "Running", "0/3", "0/3", "sgl-router", "False");
+      assertThat(table.lines().toList().get(0).split("\\s+")).containsExactly("NAME", "CLUSTER", "PHASE", "ARMS", "RUNS", "CURRENT", "CAPACITY", "READY");
+      assertThat(table.lines().toList().get(1).split("\\s+")).containsExactly("qwen3-32b-routers", "h100-box", "Running", "0/3", "0/3", "sgl-router", "<none>", "False");
     });
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
         kubectl("get", "gpuc", "h100-box", "-o", "jsonpath={.status.conditions[?(@.type==\"Reachable\")].status}")).isEqualTo("True"));
