@@ -6,6 +6,7 @@ import dev.srt.operator.config.Echo;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.report.Distributions;
 import dev.srt.operator.report.HtmlReport;
 import dev.srt.operator.report.MarkdownReport;
 import dev.srt.operator.report.ReportContext;
@@ -80,6 +81,10 @@ public final class ReportCommand implements Callable<Integer> {
       + "what was held constant, the diff of the arms, every run) to FILE.")
   Path html;
 
+  @Option(names = "--cdf-load", paramLabel = "LOAD", description = "With --html over a load ladder: draw the TTFT and ITL "
+      + "distributions at this level (default: the highest load every arm sustains within the SLO).")
+  Double cdfLoad;
+
   @Override
   public Integer call() {
     PrintStream out = System.out;
@@ -95,6 +100,7 @@ public final class ReportCommand implements Callable<Integer> {
       GpuCluster usedCluster;
       String source;
       Map<String, List<ArmStatus>> runs;
+      Map<String, List<PastRuns.PastRun>> past = Map.of();
       List<String> notes = new ArrayList<>();
       if (kube != null) {
         Kube k = fromKubernetes();
@@ -112,7 +118,7 @@ public final class ReportCommand implements Callable<Integer> {
           err.println(Echo.escape("report: give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files"));
           return 1;
         }
-        Map<String, List<PastRuns.PastRun>> past = read(rc, cluster, arms);
+        past = read(rc, cluster, arms);
         runs = new LinkedHashMap<>();
         past.forEach((a, list) -> runs.put(a, list.stream().map(PastRuns.PastRun::status).toList()));
         // Runs were submitted to the cluster as apply ran it: on an emulated host, with its shims first on the path.
@@ -135,7 +141,12 @@ public final class ReportCommand implements Callable<Integer> {
       });
       ComparisonReport report = ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished);
       if (html != null) {
-        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
+        Distributions distributions = kube != null ? null : ReportDistributions.of(report, rc.getSpec(), past, cdfLoad);
+        if (kube != null) {
+          notes.add("no latency distributions: the status keeps no per-request data (report -f FILE reads them from the run directories)");
+        }
+        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes,
+            distributions)));
         err.println("report: wrote " + html);
       }
       if (format == OutputFormat.Format.JSON || format == OutputFormat.Format.YAML) {

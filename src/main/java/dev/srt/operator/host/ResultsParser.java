@@ -2,6 +2,8 @@ package dev.srt.operator.host;
 
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.host.ResultJson.Malformed;
+import dev.srt.operator.verdict.LatencyQuantiles;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,9 @@ final class ResultsParser {
             + dir + "/" + ResultFile.AIPERF.path + ", " + dir + "/" + ResultFile.METRICS_BEFORE.path + " and " + dir + "/"
             + ResultFile.METRICS_AFTER.path + ")");
       }
-      return RunResults.of(metrics);
+      List<RequestRecord> ok = requests.stream().filter(RequestRecord::success).toList();
+      return RunResults.of(metrics).withLatency(ok.isEmpty() ? null : LatencyQuantiles.of(
+          ok.stream().mapToDouble(RequestRecord::ttftMs).toArray(), ok.stream().flatMapToDouble(r -> Arrays.stream(r.itlsMs())).toArray()));
     } catch (Malformed e) {
       return RunResults.none(dir + "/" + e.getMessage());
     }

@@ -5,6 +5,7 @@ import dev.srt.operator.api.LevelResults;
 import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.plan.Ladder;
+import dev.srt.operator.verdict.LatencyQuantiles;
 import dev.srt.operator.verdict.Metric;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +24,12 @@ import java.util.regex.Pattern;
  *     oversized file, none at all), never text taken from a file
  * @param facts what the run recorded about itself (its facts.json, read by the same command), or
  *     why it has none; null when not read
+ * @param levels each level of a ladder, read from its own directory; empty for one measurement
+ * @param latency the TTFT and ITL distributions of the requests the tool recorded (for a report's
+ *     CDFs; never in status), or null when it recorded none
  */
-public record RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts, List<Level> levels) {
+public record RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts, List<Level> levels,
+    LatencyQuantiles latency) {
   /** The numbers of one level of a ladder: its place (from 1), its load, what its files gave. */
   public record Level(int index, double load, RunResults results) {}
 
@@ -56,7 +61,7 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
   }
 
   public RunResults(Map<ResultMetric, String> metrics, String problem, RunFacts facts) {
-    this(metrics, problem, facts, List.of());
+    this(metrics, problem, facts, List.of(), null);
   }
 
   public RunResults(Map<ResultMetric, String> metrics, String problem) {
@@ -65,11 +70,16 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
 
   /** These results with the run's facts. */
   public RunResults withFacts(RunFacts runFacts) {
-    return new RunResults(metrics, problem, runFacts, levels);
+    return new RunResults(metrics, problem, runFacts, levels, latency);
   }
 
   public static RunResults of(Map<ResultMetric, String> metrics) {
     return new RunResults(metrics, null);
+  }
+
+  /** These numbers with the distributions of the requests they were computed from. */
+  public RunResults withLatency(LatencyQuantiles quantiles) {
+    return new RunResults(metrics, problem, facts, levels, quantiles);
   }
 
   public static RunResults none(String problem) {
@@ -137,7 +147,7 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
       facts = facts == null ? read.facts() : facts;
       levels.add(new Level(level.index(), level.load(), read.withFacts(null)));
     }
-    return new RunResults(Map.of(), null, facts, levels);
+    return new RunResults(Map.of(), null, facts, levels, null);
   }
 
   /** As {@code status.arms[].levels}: each level read, with its numbers or why it has none. */

@@ -77,6 +77,25 @@ public final class HtmlReport {
     return out.toString();
   }
 
+  /** The TTFT and ITL CDFs of the arms at the chosen level, when the runs' distributions were read. */
+  private static List<Chart> cdfs(ReportContext ctx) {
+    Distributions d = ctx.distributions();
+    if (d == null || d.arms().isEmpty()) {
+      return List.of();
+    }
+    List<String> order = ctx.report().arms.stream().map(a -> a.name).toList();
+    String at = d.load() == null ? "" : " at " + dev.srt.operator.verdict.Cells.level(d.load(), ctx.report().loadUnit) + " (" + d.why() + ")";
+    List<Chart> out = new ArrayList<>();
+    for (CdfChart.Latency latency : CdfChart.Latency.values()) {
+      String svg = CdfChart.draw(d, latency, order, ctx.report().loadUnit);
+      if (svg != null) {
+        out.add(new Chart("cdf", latency.name.toLowerCase(java.util.Locale.ROOT) + "_cdf", latency.name + " distribution" + at
+            + ": each arm's quantiles averaged over its runs; dots at p50, p90 and p99", svg));
+      }
+    }
+    return out;
+  }
+
   private static List<Chart> charts(ReportContext ctx) {
     ComparisonReport report = ctx.report();
     List<Chart> charts = new ArrayList<>();
@@ -93,6 +112,7 @@ public final class HtmlReport {
               LoadChart.draw(report, m, null)));
         }
       }
+      charts.addAll(cdfs(ctx));
       return charts;
     }
     for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
@@ -101,6 +121,7 @@ public final class HtmlReport {
     for (Metric m : List.of(Metric.REQUEST_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.ENGINE_CACHE_HIT_RATE)) {
       charts.add(new Chart("bar", m.key(), MetricText.heading(m) + ": mean and 95% interval", BarChart.draw(report, m)));
     }
+    charts.addAll(cdfs(ctx));
     return charts;
   }
 }

@@ -1,7 +1,14 @@
 package dev.srt.operator.report;
 
 import dev.srt.operator.config.Echo;
+import dev.srt.operator.api.ArmRun;
+import dev.srt.operator.api.BenchmarkResults;
+import dev.srt.operator.api.LevelResults;
+import dev.srt.operator.verdict.Cells;
 import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.Metric;
+import dev.srt.operator.api.Verdict;
+import dev.srt.operator.verdict.Verdicts;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -15,7 +22,8 @@ import java.util.List;
 public final class MarkdownReport {
   /** What the verdict words and columns mean; the HTML report says the same. */
   static final String VERDICT_NOTE = "Difference: (arm mean − baseline mean) / baseline mean, its 95% interval by the delta method. "
-      + "p: Welch's test, then Holm–Bonferroni over every verdict of the comparison. better/worse: adjusted p ≤ 0.05, in the "
+      + "p: Welch's test, then Holm–Bonferroni over every verdict of its family (over a ladder, the capacity verdicts are one "
+      + "family and the verdicts at each load the other). better/worse: adjusted p ≤ 0.05, in the "
       + "metric's direction (↑ higher is better, ↓ lower is better); equivalent: the 90% interval lies within the equivalence "
       + "margin (two one-sided tests); inconclusive: neither, and differences under the detectable effect (80% power) could not "
       + "have been seen; not-comparable: a side has fewer than 2 succeeded runs or failed too many requests.";
@@ -32,12 +40,16 @@ public final class MarkdownReport {
         .append(".\n\n");
     ctx.notes().forEach(n -> out.append("> **Note:** ").append(cell(n)).append("\n\n"));
 
-    out.append("### Verdicts against ").append(cell(report.baseline)).append("\n\n");
-    List<ReportTables.VerdictRow> verdicts = ReportTables.verdicts(report);
+    boolean ladder = report.loadUnit != null;
+    if (ladder) {
+      capacity(out, ctx);
+    }
+    out.append("### Verdicts against ").append(cell(report.baseline)).append(ladder ? " at each load" : "").append("\n\n");
+    List<ReportTables.VerdictRow> verdicts = report.verdicts.stream().filter(v -> !ladder || !Verdicts.CAPACITY.equals(v.metric))
+        .map(v -> ReportTables.verdict(v, report.loadUnit)).toList();
     if (verdicts.isEmpty()) {
       out.append("No verdicts: they need a baseline arm and at least one other arm.\n\n");
     } else {
-      boolean ladder = report.loadUnit != null;
       List<List<String>> rows = new ArrayList<>();
       verdicts.forEach(v -> {
         List<String> row = new ArrayList<>(List.of(cell(v.arm())));
@@ -70,7 +82,10 @@ public final class MarkdownReport {
       out.append('\n');
     }
 
-    out.append("### Per-arm summary (mean ± half 95% interval)\n\n");
+    if (ladder) {
+      perLevel(out, report);
+    }
+    out.append("### Per-arm summary (mean ± half 95% interval)").append(ladder ? ", over every level" : "").append("\n\n");
     List<String> header = new ArrayList<>(List.of(""));
     List<Boolean> right = new ArrayList<>(List.of(false));
     report.arms.forEach(a -> {
@@ -97,7 +112,102 @@ public final class MarkdownReport {
             .map(r -> List.of(cell(r.arm()), cell(r.repetition()), code(r.runId()), cell(r.phase()), cell(r.startedAt()), code(r.runDir()),
                 cell(r.message())))
             .toList());
+    runValues(out, report);
     return out.toString();
+  }
+
+  /**
+   * The answer a ladder is run for, first: each arm's capacity at the SLO with its interval, and
+   * its verdict against the baseline (a family of its own for Holm).
+   */
+  private static void capacity(StringBuilder out, ReportContext ctx) {
+    ComparisonReport report = ctx.report();
+    out.append("### Capacity at the SLO\n\n");
+    List<List<String>> rows = new ArrayList<>();
+    for (ComparisonReport.ArmReport arm : report.arms) {
+      Verdict v = report.verdicts.stream().filter(x -> x.arm.equals(arm.name) && Verdicts.CAPACITY.equals(x.metric)).findFirst()
+          .orElse(null);
+      ReportTables.VerdictRow row = v == null ? null : ReportTables.verdict(v, report.loadUnit);
+      String verdict = arm.name.equals(report.baseline) ? "baseline" : row == null ? "-" : row.mark() + " **" + cell(row.verdict()) + "**"
+          + (row.reason().isEmpty() ? "" : " (" + cell(row.reason()) + ")");
+      rows.add(List.of(cell(arm.name), cell(Cells.capacity(arm.capacity)), row == null ? "-" : row.delta(), row == null ? "-" : row.interval(),
+          row == null ? "-" : cell(row.p()), verdict));
+    }
+    table(out, List.of("arm", "capacity [95% interval]", "difference", "95% interval", "p (Holm)", "verdict"),
+        List.of(false, true, true, true, true, false), rows);
+    var slo = ctx.comparison().getSpec().slo;
+    out.append("Capacity: the highest load at which ").append(slo == null ? "-" : java.math.BigDecimal.valueOf(slo.attainmentOrDefault()).movePointRight(2).stripTrailingZeros().toPlainString())
+        .append("% of requests meet the SLO, interpolated between the two levels around it (< the lowest level: even it misses; "
+            + "> the highest: it still meets). The capacity verdicts are a Holm family of their own.\n\n");
+  }
+
+  /** Each verdict metric at each load: a row per level, a column per arm (mean ± half its 95% interval). */
+  private static void perLevel(StringBuilder out, ComparisonReport report) {
+    out.append("### At each load (mean ± half 95% interval)\n\n");
+    List<Double> loads = report.arms.stream().flatMap(a -> a.levels.stream()).map(l -> l.load).filter(l -> l != null).distinct().sorted()
+        .toList();
+    List<String> header = new ArrayList<>(List.of("load"));
+    List<Boolean> right = new ArrayList<>(List.of(true));
+    report.arms.forEach(a -> {
+      header.add(a.name.equals(report.baseline) ? a.name + " (baseline)" : a.name);
+      right.add(true);
+    });
+    for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
+      out.append("**").append(cell(MetricText.heading(m))).append("**\n\n");
+      List<List<String>> rows = new ArrayList<>();
+      for (Double load : loads) {
+        List<String> row = new ArrayList<>(List.of(cell(Cells.level(load, report.loadUnit))));
+        report.arms.forEach(a -> row.add(cell(Cells.meanPlusMinus(a.at(load), m))));
+        rows.add(row);
+      }
+      table(out, header, right, rows);
+    }
+  }
+
+  /** Every run's own value of each verdict metric (at each level of a ladder), folded away. */
+  private static void runValues(StringBuilder out, ComparisonReport report) {
+    List<Metric> metrics = report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList();
+    boolean ladder = report.loadUnit != null;
+    List<List<String>> rows = new ArrayList<>();
+    for (ComparisonReport.ArmReport arm : report.arms) {
+      for (ArmRun run : arm.runs) {
+        List<LevelResults> levels = ladder && run.levels != null ? run.levels : null;
+        if (levels == null) {
+          rows.add(values(arm.name, run, null, run.results, metrics, report.loadUnit));
+        } else {
+          levels.forEach(l -> rows.add(values(arm.name, run, l.load, l.results, metrics, report.loadUnit)));
+        }
+      }
+    }
+    if (rows.isEmpty() || metrics.isEmpty()) {
+      return;
+    }
+    List<String> header = new ArrayList<>(List.of("arm", "rep.", "run id"));
+    List<Boolean> right = new ArrayList<>(List.of(false, true, false));
+    if (ladder) {
+      header.add("load");
+      right.add(true);
+    }
+    metrics.forEach(m -> {
+      header.add(MetricText.heading(m));
+      right.add(true);
+    });
+    out.append("<details><summary>Run values: each run's own numbers").append(ladder ? " at each load" : "")
+        .append("</summary>\n\n");
+    table(out, header, right, rows);
+    out.append("</details>\n\n");
+  }
+
+  private static List<String> values(String arm, ArmRun run, Double load, BenchmarkResults results, List<Metric> metrics, String unit) {
+    List<String> row = new ArrayList<>(List.of(cell(arm), cell(run.repetition == null ? "-" : String.valueOf(run.repetition)), code(run.runId)));
+    if (unit != null) {
+      row.add(cell(Cells.level(load, unit)));
+    }
+    for (Metric m : metrics) {
+      Double v = m.of(results);
+      row.add(v == null ? "-" : cell(MetricText.valueWithUnit(m, v)));
+    }
+    return row;
   }
 
   /** The provenance table ({@link Provenance}): ≠ marks a held-constant fact that differs, and routing the router's facts. */

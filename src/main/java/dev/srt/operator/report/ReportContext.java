@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param generatedAt when the report was made
  * @param notes what a reader must know before reading the numbers (e.g. the runs ran with another
  *     spec than today's), one sentence each
+ * @param distributions the arms' TTFT and ITL distributions to draw as CDFs, or null when the
+ *     report was read without them (from Kubernetes: the status keeps no per-request data)
  */
 public record ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source,
-    Instant generatedAt, List<String> notes) {
+    Instant generatedAt, List<String> notes, Distributions distributions) {
   public ReportContext {
     Objects.requireNonNull(report, "report");
     Objects.requireNonNull(comparison, "comparison");
@@ -31,7 +33,12 @@ public record ReportContext(ComparisonReport report, RouterComparison comparison
     notes = notes == null ? List.of() : List.copyOf(notes);
   }
 
+  public ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source, Instant generatedAt,
+      List<String> notes) {
+    this(report, comparison, cluster, source, generatedAt, notes, null);
+  }
+
   public ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source, Instant generatedAt) {
-    this(report, comparison, cluster, source, generatedAt, List.of());
+    this(report, comparison, cluster, source, generatedAt, List.of(), null);
   }
 }

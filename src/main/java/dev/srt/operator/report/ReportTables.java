@@ -57,7 +57,7 @@ final class ReportTables {
     return report.verdicts.stream().map(v -> verdict(v, report.loadUnit)).toList();
   }
 
-  private static VerdictRow verdict(Verdict v, String loadUnit) {
+  static VerdictRow verdict(Verdict v, String loadUnit) {
     String delta = v.deltaPct == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", v.deltaPct);
     String interval = v.ci95Pct == null || v.ci95Pct.size() != 2 ? "-"
         : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", v.ci95Pct.get(0), v.ci95Pct.get(1));

@@ -6,6 +6,7 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.host.RunResults;
 import dev.srt.operator.host.SubmittedFiles;
 import dev.srt.operator.plan.RunPlan;
 import java.time.Instant;
@@ -29,8 +30,10 @@ public final class PastRuns {
    *
    * @param record what the run's record.json says it was submitted with; null for a run without one
    * @param repetition its place among the arm's runs read, from 1 (oldest first)
+   * @param results what its result files gave (with the requests' latency distributions, which
+   *     the status does not keep), or null when they were not read
    */
-  public record PastRun(RunRef ref, int repetition, RecordFile record, ArmStatus status) {}
+  public record PastRun(RunRef ref, int repetition, RecordFile record, ArmStatus status, RunResults results) {}
 
   private PastRuns() {}
 
@@ -70,9 +73,11 @@ public final class PastRuns {
         EventHistory history = histories.get(f.run());
         RunMemory memory = RunMemory.FRESH;
         RunTracker.Step step = RunTracker.step(record, history.view(), memory, now);
+        RunResults results = null;
         while (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
           try {
-            history.results(host.results(f.run(), step.reading()));
+            results = host.results(f.run(), step.reading());
+            history.results(results);
           } catch (HostException e) {
             memory = memory.resultReadFailed(e.getMessage());
           }
@@ -83,7 +88,8 @@ public final class PastRuns {
         if (recordFiles.get(f.run()) == null && !history.events().isEmpty() && history.events().get(0).ts() != null) {
           status.startedAt = history.events().get(0).ts().toString();
         }
-        out.computeIfAbsent(f.run().arm(), k -> new ArrayList<>()).add(new PastRun(f.run(), repetition, recordFiles.get(f.run()), status));
+        out.computeIfAbsent(f.run().arm(), k -> new ArrayList<>()).add(new PastRun(f.run(), repetition, recordFiles.get(f.run()), status,
+            results));
       }
     }
     return out;

@@ -205,6 +205,9 @@ class ApplyCommandIT {
     assertThat(pretty.out()).contains("not GPUs; compare the arms");
     assertThat(dom.text()).contains("not GPUs; compare the arms");
     assertThat(later.out()).contains("note: these runs were made on the emulated GPU host");
+    // the arms' latency distributions, from the requests each run recorded
+    assertThat(dom.select("figure.chart[data-kind=cdf]").eachAttr("data-metric")).containsExactly("ttft_cdf", "itl_cdf");
+    assertThat(dom.select("figure.chart[data-kind=cdf] polyline.curve")).hasSize(6);
   }
 
   /**

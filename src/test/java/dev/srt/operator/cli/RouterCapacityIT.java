@@ -101,6 +101,17 @@ class RouterCapacityIT {
       assertThat(p99Ttft[5]).as(name + " p99 TTFT at c=96 against c=8").isGreaterThan(2 * p99Ttft[0]);
       assertThat(arm.path("capacity").path("value").asDouble()).as(name + " capacity").isBetween(8.0, 96.0);
     }
+    // the pages people read: the capacity first, and the latency distributions where every arm still meets the SLO
+    Path page = tmp.resolve("capacity.html");
+    String markdown = run("report", "-f", EXAMPLE.toString(), "--cluster", cluster.toString(), "-o", "markdown", "--html", page.toString());
+    assertThat(markdown).containsSubsequence("### Capacity at the SLO", "### Verdicts against round-robin at each load",
+        "### At each load", "<details><summary>Run values");
+    var cdfs = org.jsoup.Jsoup.parse(Files.readString(page)).select("figure.chart[data-kind=cdf]");
+    assertThat(cdfs.eachAttr("data-metric")).containsExactly("ttft_cdf", "itl_cdf");
+    assertThat(cdfs.first().select("figcaption").text())
+        .containsPattern("^TTFT distribution at c=\\d+ \\(the highest load every arm sustains within the SLO\\)");
+    assertThat(cdfs.select("polyline.curve")).hasSize(4);
+
     JsonNode capacity = verdict(report, "capacity");
     assertThat(capacity.path("arm").asText()).isEqualTo("cache-aware");
     assertThat(capacity.path("baseline").asText()).isEqualTo("round-robin");

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.srt.operator.api.SloSpec;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +54,24 @@ class PerRequestResultsTest {
     assertThat(m).containsEntry("mean_e2e_latency_ms", "253.3333333").containsEntry("p99_e2e_latency_ms", "396");
     assertThat(m).containsEntry("failed", "1").containsEntry("completed", "3");
     assertThat(m).doesNotContainKeys("goodput", "goodput_ratio");
+  }
+
+  @Test
+  void theRequestsLatencyDistributionsComeWithTheNumbers() {
+    var latency = bench(DETAILS, null).latency();
+    // the successes' TTFTs [100, 200, 300]: the quantile at p% is 100 + 2p (linear between ranks)
+    assertThat(latency.ttftMs()).hasSize(101);
+    assertThat(latency.ttftMs()[0]).isCloseTo(100, within(1e-9));
+    assertThat(latency.ttftMs()[25]).isCloseTo(150, within(1e-9));
+    assertThat(latency.ttftMs()[100]).isCloseTo(300, within(1e-9));
+    // every gap [10, 20, 30, 50, 50]: p50 is the third, p90 between the fourth and the fifth
+    assertThat(latency.itlMs()[50]).isCloseTo(30, within(1e-9));
+    assertThat(latency.itlMs()[90]).isCloseTo(50, within(1e-9));
+    // failed requests only: numbers, no distribution
+    assertThat(bench("""
+        {"duration": 1.0, "completed": 0, "input_lens": [1], "output_lens": [0], "ttfts": [0.0], "itls": [[]],
+         "generated_texts": [""], "errors": ["refused"]}
+        """, null).latency()).isNull();
   }
 
   @Test

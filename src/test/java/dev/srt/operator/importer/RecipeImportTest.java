@@ -230,7 +230,7 @@ class RecipeImportTest {
   void fileLevelExtrasAreRefused() throws IOException {
     Path arm = copy(ARM2, "sweep.yaml", "observability:", "sweep: {mode: grid}\nobservability:");
     RecipeImport.Result r = importArms(ENV, arm);
-    assertThat(r.problems()).extracting(Problem::toString).anySatisfy(s -> assertThat(s).startsWith(arm + ":20: sweep: srtctl's sweep: is not imported"));
+    assertThat(r.problems()).extracting(Problem::toString).anySatisfy(s -> assertThat(s).startsWith(arm + ":20: sweep.mode: srtctl's sweep over {mode} is not imported"));
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.srt.operator.api.LoadSpec;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.verdict.ComparisonReport;
+import dev.srt.operator.verdict.LatencyQuantiles;
 import dev.srt.operator.verdict.Metric;
 import dev.srt.operator.verdict.VerdictSettings;
 import java.util.ArrayList;
@@ -102,5 +103,56 @@ class LoadChartTest {
     assertThat(captions.get(0)).startsWith("Goodput % against load");
     assertThat(page.select("figure.chart svg polyline.curve")).hasSize(6);
     assertThat(page.select("svg circle.run")).as("capacity marks only, no per-run strips").hasSize(2);
+  }
+
+  @Test
+  void theDistributionsAreDrawnAtTheHighestLoadEveryArmSustains() {
+    ComparisonReport report = report(comparison());
+    // goodput %: round-robin 100, 100, 70, 30; cache-aware 100, 100, 95, 60
+    assertThat(Distributions.choose(report, 0.9)).isEqualTo(new Distributions.Choice(16, "the highest load every arm sustains within the SLO"));
+    assertThat(Distributions.choose(report, 0.65).load()).isEqualTo(32);
+    assertThat(Distributions.choose(report, null)).isEqualTo(new Distributions.Choice(64, "the highest load every arm has results at"));
+    assertThat(Distributions.choose(report, 1.01).load()).as("none sustained: the lowest, where they compare best").isEqualTo(8);
+  }
+
+  private static LatencyQuantiles spread(double from, double to) {
+    double[] q = new double[LatencyQuantiles.POINTS];
+    for (int p = 0; p < q.length; p++) {
+      q[p] = from * Math.pow(to / from, p / 100.0);
+    }
+    return new LatencyQuantiles(q, new double[0]);
+  }
+
+  @Test
+  void eachArmsTtftCdfOverlaidOnALogAxisAndNoItlChartWithoutGaps() {
+    RouterComparison rc = comparison();
+    Map<String, LatencyQuantiles> arms = new LinkedHashMap<>();
+    arms.put("cache-aware", spread(20, 400));
+    arms.put("round-robin", spread(40, 2000));
+    Distributions d = new Distributions(16.0, "the highest load every arm sustains within the SLO", arms);
+    ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED, List.of(), d);
+    Document page = Jsoup.parse(HtmlReport.render(ctx));
+    var cdfs = page.select("figure.chart[data-kind=cdf]");
+    assertThat(cdfs).hasSize(1);
+    assertThat(cdfs.first().attr("data-metric")).isEqualTo("ttft_cdf");
+    assertThat(cdfs.select("figcaption").text()).startsWith("TTFT distribution at c=16 (the highest load every arm sustains within the SLO)");
+    assertThat(cdfs.select("polyline.curve")).hasSize(2);
+    assertThat(cdfs.select("text.tick").eachText()).contains("0%", "50%", "100%", "20", "100", "1000", "2000")
+        .anySatisfy(t -> assertThat(t).contains("log scale"));
+    // the curves keep the report's colours: round-robin is the first arm of the report
+    List<Element> curves = cdfs.select("polyline.curve");
+    assertThat(curves.get(1).attr("stroke")).isEqualTo(Palette.of(0));
+    // round robin's median is slower: drawn further right at 50%
+    var medians = cdfs.select("circle.point").stream().filter(c -> c.select("title").text().contains(": p50 ")).toList();
+    assertThat(medians).hasSize(2);
+    assertThat(Double.parseDouble(medians.get(1).attr("cx"))).isGreaterThan(Double.parseDouble(medians.get(0).attr("cx")));
+    assertThat(medians.get(1).select("title").text()).isEqualTo("round-robin: p50 TTFT 283 ms");
+  }
+
+  @Test
+  void aPageReadWithoutDistributionsDrawsNoCdf() {
+    RouterComparison rc = comparison();
+    ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED);
+    assertThat(Jsoup.parse(HtmlReport.render(ctx)).select("figure.chart[data-kind=cdf]")).isEmpty();
   }
 }

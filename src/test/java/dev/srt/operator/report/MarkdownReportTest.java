@@ -2,6 +2,8 @@ package dev.srt.operator.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.srt.operator.verdict.Cells;
+
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,8 @@ class MarkdownReportTest {
     assertThat(HOSTILE).contains("## Router comparison cmp-&lt;script&gt;alert(1)&lt;/script&gt;\n");
     // Inside a code span markup is shown as written; outside one, it must be escaped.
     assertThat(HOSTILE).contains("| model | `/models/<script>alert('model')</script> (served as script>)` |");
-    assertThat(withoutCodeSpans(HOSTILE)).doesNotContain("<");
+    // the one markup written on purpose folds the run values away; nothing else is markup
+    assertThat(withoutCodeSpans(HOSTILE).replaceAll("</?(details|summary)>", "")).doesNotContain("<");
     for (List<String> table : tables(HOSTILE)) {
       int columns = cells(table.get(0));
       assertThat(table).allSatisfy(row -> assertThat(cells(row)).as(row).isEqualTo(columns));
@@ -81,7 +84,27 @@ class MarkdownReportTest {
         current = null;
       }
     }
-    assertThat(tables).hasSize(4);
+    assertThat(tables).hasSize(5);
     return tables;
+  }
+
+  @Test
+  void aLadderLeadsWithCapacityThenEachLoadThenEveryRunsValues() {
+    var rc = LoadChartTest.comparison();
+    var report = LoadChartTest.report(rc);
+    String md = MarkdownReport.render(new ReportContext(report, rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED));
+    assertThat(md).containsSubsequence("### Capacity at the SLO", "### Verdicts against round-robin at each load", "### At each load",
+        "### Per-arm summary (mean ± half 95% interval), over every level", "### Runs", "<details><summary>Run values");
+    String capacityRow = md.lines().filter(l -> l.startsWith("| cache-aware | ")).findFirst().orElseThrow();
+    assertThat(capacityRow).contains(MarkdownReport.cell(Cells.capacity(report.arm("cache-aware").capacity))).contains("**better**");
+    assertThat(md.lines().filter(l -> l.startsWith("| round-robin | ")).findFirst().orElseThrow()).endsWith("| baseline |");
+    assertThat(md).contains("Capacity: the highest load at which 90% of requests meet the SLO");
+    String perLevel = md.substring(md.indexOf("### Verdicts against"), md.indexOf("### At each load"));
+    assertThat(perLevel.lines().filter(l -> l.startsWith("| "))).noneMatch(l -> l.contains("capacity"));
+    assertThat(perLevel).contains("| cache-aware | c=64 | request throughput (req/s) ↑ |");
+    // request throughput at c=8: round robin 31, 32, 33; cache-aware 36, 37, 38
+    assertThat(md).contains("**request throughput (req/s) ↑**").containsPattern("\\| c=8 \\| 32\\.00 ± [0-9.]+ \\| 37\\.00 ± [0-9.]+ \\|");
+    // the third cache-aware run at c=64: 62 + 3 req/s, 58% within the SLO, p99 TTFT 400 ms
+    assertThat(md).contains("| cache-aware | 3 | `r00000003` | c=64 | 65.00 req/s | 58.0% | 400.0 ms |");
   }
 }
