@@ -146,13 +146,13 @@ public final class ReportCommand implements Callable<Integer> {
           notes.add("no latency distributions: the status keeps no per-request data (report -f FILE reads them from the run directories)");
         }
         Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes,
-            distributions)));
+            distributions, generator())));
         err.println("report: wrote " + html);
       }
       if (format == OutputFormat.Format.JSON || format == OutputFormat.Format.YAML) {
         out.print(OutputFormat.write(report, format));
       } else if (format == OutputFormat.Format.MARKDOWN) {
-        out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes)));
+        out.print(MarkdownReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes, null, generator())));
       } else {
         notes.forEach(n -> out.println("note: " + n));
         Instant first = runs.values().stream().flatMap(List::stream).map(s -> instant(s.startedAt)).filter(t -> t != null)
@@ -243,6 +243,12 @@ public final class ReportCommand implements Callable<Integer> {
     s.levels = r.levels;
     s.facts = r.facts;
     return s;
+  }
+
+  /** {@code srt-operator 0.1.0 (commit 4d86f6f)}: which build made the report. */
+  private static String generator() {
+    Map<String, String> info = VersionCommand.info();
+    return "srt-operator " + info.get("version") + " (commit " + info.get("gitCommit") + ")";
   }
 
   private static Instant instant(String at) {

@@ -39,6 +39,7 @@ public final class HtmlReport {
     scope.put("baseline", report.baseline);
     scope.put("source", ctx.source() == null ? "-" : ctx.source());
     scope.put("notes", ctx.notes());
+    scope.put("generator", ctx.generator());
     scope.put("generatedAt", DateTimeFormatter.ISO_INSTANT.format(ctx.generatedAt().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC)));
     scope.put("armCount", report.arms.size());
     scope.put("runCount", report.arms.stream().mapToInt(a -> a.runs.size()).sum());

@@ -37,7 +37,7 @@ public final class MarkdownReport {
     out.append(report.arms.size()).append(" arms, ").append(report.arms.stream().mapToInt(a -> a.runs.size()).sum())
         .append(" runs, baseline **").append(cell(report.baseline)).append("**; read from ").append(cell(ctx.source() == null ? "-" : ctx.source()))
         .append(", generated ").append(DateTimeFormatter.ISO_INSTANT.format(ctx.generatedAt().truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC)))
-        .append(".\n\n");
+        .append(ctx.generator() == null ? "" : " by " + cell(ctx.generator())).append(".\n\n");
     ctx.notes().forEach(n -> out.append("> **Note:** ").append(cell(n)).append("\n\n"));
 
     boolean ladder = report.loadUnit != null;
@@ -166,7 +166,9 @@ public final class MarkdownReport {
 
   /** Every run's own value of each verdict metric (at each level of a ladder), folded away. */
   private static void runValues(StringBuilder out, ComparisonReport report) {
-    List<Metric> metrics = report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList();
+    // what each run actually measured comes first: the requests that completed and failed
+    List<Metric> metrics = java.util.stream.Stream.concat(java.util.stream.Stream.of(Metric.COMPLETED, Metric.FAILED),
+        report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).filter(m -> m != Metric.COMPLETED && m != Metric.FAILED)).toList();
     boolean ladder = report.loadUnit != null;
     List<List<String>> rows = new ArrayList<>();
     for (ComparisonReport.ArmReport arm : report.arms) {
@@ -189,7 +191,7 @@ public final class MarkdownReport {
       right.add(true);
     }
     metrics.forEach(m -> {
-      header.add(MetricText.heading(m));
+      header.add(m == Metric.COMPLETED ? "completed" : m == Metric.FAILED ? "failed" : MetricText.heading(m));
       right.add(true);
     });
     out.append("<details><summary>Run values: each run's own numbers").append(ladder ? " at each load" : "")

@@ -22,9 +22,10 @@ import java.util.Objects;
  *     spec than today's), one sentence each
  * @param distributions the arms' TTFT and ITL distributions to draw as CDFs, or null when the
  *     report was read without them (from Kubernetes: the status keeps no per-request data)
+ * @param generator what made the report, e.g. {@code srt-operator 0.1.0 (commit 4d86f6f)}, or null
  */
 public record ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source,
-    Instant generatedAt, List<String> notes, Distributions distributions) {
+    Instant generatedAt, List<String> notes, Distributions distributions, String generator) {
   public ReportContext {
     Objects.requireNonNull(report, "report");
     Objects.requireNonNull(comparison, "comparison");
@@ -35,10 +36,10 @@ public record ReportContext(ComparisonReport report, RouterComparison comparison
 
   public ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source, Instant generatedAt,
       List<String> notes) {
-    this(report, comparison, cluster, source, generatedAt, notes, null);
+    this(report, comparison, cluster, source, generatedAt, notes, null, null);
   }
 
   public ReportContext(ComparisonReport report, RouterComparison comparison, GpuCluster cluster, String source, Instant generatedAt) {
-    this(report, comparison, cluster, source, generatedAt, List.of(), null);
+    this(report, comparison, cluster, source, generatedAt, List.of(), null, null);
   }
 }

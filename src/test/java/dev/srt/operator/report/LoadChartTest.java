@@ -130,7 +130,7 @@ class LoadChartTest {
     arms.put("cache-aware", spread(20, 400));
     arms.put("round-robin", spread(40, 2000));
     Distributions d = new Distributions(16.0, "the highest load every arm sustains within the SLO", arms);
-    ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED, List.of(), d);
+    ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED, List.of(), d, null);
     Document page = Jsoup.parse(HtmlReport.render(ctx));
     var cdfs = page.select("figure.chart[data-kind=cdf]");
     assertThat(cdfs).hasSize(1);

@@ -92,7 +92,9 @@ class MarkdownReportTest {
   void aLadderLeadsWithCapacityThenEachLoadThenEveryRunsValues() {
     var rc = LoadChartTest.comparison();
     var report = LoadChartTest.report(rc);
-    String md = MarkdownReport.render(new ReportContext(report, rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED));
+    String md = MarkdownReport.render(new ReportContext(report, rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED, List.of(),
+        null, "srt-operator 9.9.9 (commit abc1234)"));
+    assertThat(md).contains("generated 2026-11-20T14:05:00Z by srt-operator 9.9.9 (commit abc1234).");
     assertThat(md).containsSubsequence("### Capacity at the SLO", "### Verdicts against round-robin at each load", "### At each load",
         "### Per-arm summary (mean ± half 95% interval), over every level", "### Runs", "<details><summary>Run values");
     String capacityRow = md.lines().filter(l -> l.startsWith("| cache-aware | ")).findFirst().orElseThrow();
@@ -104,7 +106,39 @@ class MarkdownReportTest {
     assertThat(perLevel).contains("| cache-aware | c=64 | request throughput (req/s) ↑ |");
     // request throughput at c=8: round robin 31, 32, 33; cache-aware 36, 37, 38
     assertThat(md).contains("**request throughput (req/s) ↑**").containsPattern("\\| c=8 \\| 32\\.00 ± [0-9.]+ \\| 37\\.00 ± [0-9.]+ \\|");
-    // the third cache-aware run at c=64: 62 + 3 req/s, 58% within the SLO, p99 TTFT 400 ms
-    assertThat(md).contains("| cache-aware | 3 | `r00000003` | c=64 | 65.00 req/s | 58.0% | 400.0 ms |");
+    // the third cache-aware run at c=64: 100 requests completed, none failed, 62 + 3 req/s, 58% within the SLO, p99 TTFT 400 ms
+    assertThat(md).contains("| arm | rep. | run id | load | completed | failed | request throughput (req/s) ↑ |")
+        .contains("| cache-aware | 3 | `r00000003` | c=64 | 100 | 0 | 65.00 req/s | 58.0% | 400.0 ms |");
+  }
+
+  /** The page as GitHub shows it: CommonMark with GitHub's tables. */
+  private static org.jsoup.nodes.Document rendered(String markdown) {
+    var extensions = List.of(org.commonmark.ext.gfm.tables.TablesExtension.create());
+    var parser = org.commonmark.parser.Parser.builder().extensions(extensions).build();
+    var renderer = org.commonmark.renderer.html.HtmlRenderer.builder().extensions(extensions).build();
+    return org.jsoup.Jsoup.parse(renderer.render(parser.parse(markdown)));
+  }
+
+  @Test
+  void everyTableParsesAsGitHubRendersItAndNoValueBecomesMarkup() {
+    var rc = LoadChartTest.comparison();
+    String ladder = MarkdownReport.render(new ReportContext(LoadChartTest.report(rc), rc, ReportFixtures.cluster(), "test",
+        ReportFixtures.GENERATED));
+    for (String md : List.of(EXAMPLE, HOSTILE, ladder)) {
+      var page = rendered(md);
+      long separators = md.lines().filter(l -> l.matches("\\|( ---:? \\|)+")).count();
+      assertThat(page.select("table")).as("one table per header separator").hasSize((int) separators);
+      for (var table : page.select("table")) {
+        int columns = table.select("thead th").size();
+        assertThat(table.select("tbody tr")).allSatisfy(tr -> assertThat(tr.select("td")).as(tr.text()).hasSize(columns));
+      }
+      assertThat(page.select("script, img, b, iframe")).as("markup from values").isEmpty();
+    }
+    var hostile = rendered(HOSTILE);
+    assertThat(hostile.select("h2").text()).isEqualTo("Router comparison cmp-<script>alert(1)</script>");
+    assertThat(hostile.select("td").eachText()).anySatisfy(t -> assertThat(t).contains("<img src=x onerror=alert(4)> | see router.log"));
+    var sections = rendered(ladder).select("h3").eachText();
+    assertThat(sections.get(0)).isEqualTo("Capacity at the SLO");
+    assertThat(rendered(ladder).select("details summary").text()).startsWith("Run values");
   }
 }
