@@ -10,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self.type in ['sgl-router', 'dynamo', 'sgl-model-gateway']", message = "must be sgl-router, dynamo or sgl-model-gateway",
-    fieldPath = ".type")
 @ValidationRule(value = "!(has(self.binary) && has(self.source))", message = "set at most one of binary and source", fieldPath = ".source")
 @ValidationRule(value = "self.type == 'sgl-router' || (!has(self.binary) && !has(self.source))",
     message = "binary and source are only for frontend.type: sgl-router (Dynamo comes from spec.dynamo)", fieldPath = ".type")
@@ -30,6 +28,7 @@ public class FrontendSpec {
    */
   @Required
   @Size(max = Limits.MAX_WORD)
+  @OneOf(FrontendType.class)
   public String type;
 
   /**
