@@ -8,13 +8,17 @@ import dev.srt.operator.verdict.ComparisonReport;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.Echo;
 import dev.srt.operator.host.Backend;
+import dev.srt.operator.host.HostException;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Transport;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.Planner;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.BackendRunHost;
+import dev.srt.operator.run.PastRuns;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.RunTracker;
 import dev.srt.operator.render.DirectScript;
@@ -40,6 +44,9 @@ import picocli.CommandLine.Option;
     "The arms run one after another (they share the GPUs); each shows its phase, workers ready, router ready and",
     "elapsed time, then a summary table. Exits 0 only if every arm succeeded.",
     "Ctrl-C cancels the arm in flight (nothing of it is left running) and exits 130.",
+    "--detach submits every run at once, each to start when the one before it ends, and returns: srt-operator status",
+    "shows them, srt-operator wait watches them. A comparison with runs still in flight on the host is not submitted",
+    "again: apply watches those runs instead, as wait does.",
     "--bash prints the direct-host script of one arm instead and submits nothing."})
 public final class ApplyCommand implements java.util.concurrent.Callable<Integer> {
   @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
@@ -65,6 +72,10 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   @Option(names = "--seed", paramLabel = "N", description = "Seed of execution.order: randomized (default: a random one, printed).")
   Long seed;
+
+  @Option(names = "--detach", description = "Submit every run, chained in execution order on the host (Slurm --dependency=afterany; "
+      + "a direct host starts each when the one before has ended), print the run ids and return.")
+  boolean detach;
 
   /** slf4j-simple's level property; the host layer's INFO lines would only repeat what apply prints. */
   private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
@@ -147,6 +158,22 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
       RunHost host = BackendRunHost.of(cluster.getSpec(), transport, BackendRunHost.Calls.NONE);
       ArmRunner runner = new ArmRunner(host, rc, cluster, mode, ArmRunner.pollInterval(cluster), clock, secrets);
       ApplyOutput progress = new ApplyOutput(out, System.console() != null, follow, arms, clock);
+      try {
+        // the CLI is as idempotent as the operator: a comparison already on the host is watched, not submitted again
+        if (RunWatch.anyInFlight(host, rc, clock)) {
+          List<String> all = rc.getSpec().arms.stream().map(a -> a.name).toList();
+          Map<String, List<PastRuns.PastRun>> past = RunWatch.read(host, rc, all, clock);
+          out.println(Echo.escape("RouterComparison " + rc.getMetadata().getName() + " has " + RunWatch.inFlight(past).size()
+              + " run(s) in flight on " + transport.describe() + ": watching them, nothing submitted (once they have ended, "
+              + "apply submits the comparison again)"));
+          return RunWatch.follow(past, rc, all, runner, progress, clock, "srt-operator wait");
+        }
+      } catch (HostException e) {
+        throw new UsageError("cannot read the runs already on " + transport.describe() + " (nothing was submitted): " + e.getMessage());
+      }
+      if (detach) {
+        return detach(rc, schedule, runner, out, transport.describe());
+      }
       out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
           + cluster.getMetadata().getName() + " (" + mode.id() + " mode, " + transport.describe() + "): "
           + String.join(", ", arms));
@@ -217,6 +244,34 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
           && runs.get(a).stream().allMatch(r -> r.phase() == ArmPhase.Succeeded));
       return all ? 0 : 1;
     }
+  }
+
+  /**
+   * Submits every slot of {@code schedule}, each to start after the one before, and returns: 0 when
+   * all were submitted; 1 when one was refused (those before it stay queued on the host, and say so).
+   */
+  private static int detach(RouterComparison rc, List<Runs.Slot> schedule, ArmRunner runner, PrintStream out, String where) {
+    int repetitions = Runs.repetitions(rc.getSpec());
+    RunFiles.After after = null;
+    int submitted = 0;
+    for (Runs.Slot slot : schedule) {
+      ArmRunner.Run run = runner.submit(slot.arm(), slot.repetition(), repetitions, Runs.newRunId(), after);
+      if (run.hostError != null) {
+        out.println(Echo.escape(slot.arm() + ": run " + slot.repetition() + "/" + repetitions + " was not submitted: "
+            + run.status.message));
+        out.println(Echo.escape(submitted == 0 ? "nothing was submitted"
+            : submitted + " run(s) before it are queued on the host: srt-operator status shows them"));
+        return 1;
+      }
+      out.println(Echo.escape(String.format("%-12s run %d/%d  submitted run %s as job %s%s", slot.arm(), slot.repetition(), repetitions,
+          run.ref.runId(), run.jobId, after == null ? "" : " (after job " + after.jobId() + ")")));
+      after = new RunFiles.After(run.ref, run.jobId);
+      submitted++;
+    }
+    out.println(Echo.escape("detached: " + submitted + " run(s) of RouterComparison " + rc.getMetadata().getName() + " queued on "
+        + where + ", in order; srt-operator status (same -f and --cluster) shows them, srt-operator wait watches them to the end "
+        + "(Ctrl-C there detaches again)"));
+    return 0;
   }
 
   private static int exitCode(String signal) {

@@ -7,6 +7,7 @@ import dev.srt.operator.config.Durations;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
+import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
@@ -15,6 +16,7 @@ import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.run.EventHistory;
+import dev.srt.operator.run.PastRuns;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.run.RunMemory;
 import dev.srt.operator.run.RunRecord;
@@ -112,6 +114,8 @@ final class ArmRunner {
   private final Condition wake = lock.newCondition();
   private volatile boolean stopRequested;
   private volatile Run current;
+  /** Set by {@link #attach}: a stop then ends the watching, never the run. */
+  private volatile boolean detaching;
 
   ArmRunner(RunHost host, RouterComparison comparison, GpuCluster cluster, Mode mode, Duration pollInterval) {
     this(host, comparison, cluster, mode, pollInterval, Clock.systemUTC());
@@ -221,10 +225,69 @@ final class ArmRunner {
     }
   }
 
+  /**
+   * Submits {@code arm} as run {@code runId} to start after {@code after} (null: at once) and
+   * returns without following it: what {@code apply --detach} leaves on the host. A refused
+   * submission is in {@link Run#hostError}.
+   */
+  Run submit(String arm, int repetition, int repetitions, String runId, RunFiles.After after) {
+    RunPlan plan = plan(arm);
+    RunRef ref = ref(arm, runId);
+    Run run = new Run(ref, plan, clock.instant());
+    run.repetition = repetition;
+    run.repetitions = repetitions;
+    Submissions.Prepared prepared = Submissions.Prepared.of(comparison, cluster, plan);
+    try {
+      run.record = Submissions.submit(host, ref, prepared, secrets, clock.instant(), after);
+      run.jobId = run.record.jobId();
+      run.status = RunTracker.submitted(run.record);
+    } catch (HostException e) {
+      run.record = Submissions.unsubmitted(host, ref, prepared, run.started);
+      run.hostError = e;
+      run.status = RunTracker.submitFailed(run.record, e.getMessage(), clock.instant());
+      run.ended = clock.instant();
+    }
+    return run;
+  }
+
+  /**
+   * Follows a run that is already on the host ({@code past}, found in flight) until it has ended,
+   * as {@link #run} follows one it submitted; {@link #stop()} ends the wait without cancelling
+   * anything (the caller detaches). Null when {@link #stop()} came first.
+   */
+  Run attach(PastRuns.PastRun past, int repetitions, Listener listener) {
+    if (stopRequested) {
+      return null;
+    }
+    RunRecord record = past.replayed();
+    Run run = new Run(past.ref(), null, record.submittedAt().equals(Instant.EPOCH) ? clock.instant() : record.submittedAt());
+    run.repetition = past.repetition();
+    run.repetitions = repetitions;
+    run.record = record;
+    run.jobId = record.jobId();
+    run.status = past.status();
+    current = run;
+    detaching = true;
+    try {
+      listener.submitted(run, new Submission(run.jobId, true));
+      follow(run, listener);
+    } catch (HostException e) {
+      run.hostError = e;
+      run.status.message = "lost contact with the host for over " + MAX_UNREACHABLE.toMinutes() + " min (the job may still run): "
+          + e.getMessage();
+    } finally {
+      current = null;
+    }
+    return run;
+  }
+
   private void follow(Run run, Listener listener) throws HostException {
     Instant unreachableSince = null;
     boolean first = true;
     while (true) {
+      if (stopRequested && detaching) {
+        return; // the run goes on; whoever attached only stops watching
+      }
       if (stopRequested && (!run.cancelRequested() || run.memory.cancelFailure() != null)) {
         if (run.memory.cancelFailure() != null) {
           pause(pollInterval, false);
@@ -232,7 +295,7 @@ final class ArmRunner {
         cancel(run, listener);
       } else if (!first && run.history.caughtUp()) {
         // a stop cuts the pause short only while its cancel is still to be sent
-        pause(pollInterval, !run.cancelRequested());
+        pause(pollInterval, detaching || !run.cancelRequested());
       }
       first = false;
       try {

@@ -20,6 +20,8 @@ public final class Main implements Runnable {
       ImportCommand.class,
       CheckCommand.class,
       ApplyCommand.class,
+      StatusCommand.class,
+      WaitCommand.class,
       ReportCommand.class,
       LogsCommand.class,
       OperatorCommand.class,

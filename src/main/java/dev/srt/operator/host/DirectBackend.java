@@ -37,8 +37,18 @@ public final class DirectBackend implements Backend {
       printf '%s\\n' "$3" >pgid.tmp && mv -f pgid.tmp pgid
       printf '%s\\n' "$$" >pid.tmp && mv -f pid.tmp pid
       trap 'true' TERM INT HUP
-      bash ./"$0"
-      code=$?
+      if [ -n "${SRT_AFTER_RUN_DIR:-}" ]; then
+        while [ ! -e cancel-requested ] && [ ! -e "$SRT_AFTER_RUN_DIR/exit-code" ] \\
+            && kill -0 "$(cat "$SRT_AFTER_RUN_DIR/pid" 2>/dev/null)" 2>/dev/null; do
+          sleep 1
+        done
+      fi
+      if [ -e cancel-requested ]; then
+        code=143
+      else
+        bash ./"$0"
+        code=$?
+      fi
       printf '%s\\n' "$code" >exit-code.tmp && mv -f exit-code.tmp exit-code
       """;
 
@@ -79,7 +89,7 @@ public final class DirectBackend implements Backend {
     SecretEnvWriter.write(transport, runDirectory(run), run, files.secrets());
     SecretEnvWriter.writeCompanion(transport, runDirectory(run), runDirectory(run).plan(), run, files.plan());
     SecretEnvWriter.writeCompanion(transport, runDirectory(run), runDirectory(run).record(), run, files.record());
-    ExecResult result = transport.exec(startCommand(run), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
+    ExecResult result = transport.exec(startCommand(run, files.after()), script.getBytes(StandardCharsets.UTF_8), COMMAND_TIMEOUT)
         .orThrow("starting " + run + " on " + transport.describe());
     String pid = result.stdout().lines().filter(l -> l.startsWith("pid=")).map(l -> l.substring(4).strip())
         .findFirst().orElse("");
@@ -125,9 +135,21 @@ public final class DirectBackend implements Backend {
    * it with SIGINT and SIGQUIT ignored, and the script could never trap them.
    */
   String startCommand(RunRef run) {
+    return startCommand(run, null);
+  }
+
+  /**
+   * {@code after}: the run whose script must end first (the wrapper waits while its pid lives and
+   * it has no exit code; a cancel meanwhile ends the wait without starting the script); null for none.
+   */
+  String startCommand(RunRef run, RunFiles.After after) {
     RunDirectory dir = runDirectory(run);
     List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
-    argv.addAll(List.of("SRT_RUN_ID=" + run.runId(), "setsid", "bash", "-c", WRAPPER, dir.scriptName()));
+    argv.add("SRT_RUN_ID=" + run.runId());
+    if (after != null) {
+      argv.add("SRT_AFTER_RUN_DIR=" + runDirectory(after.run()).path());
+    }
+    argv.addAll(List.of("setsid", "bash", "-c", WRAPPER, dir.scriptName()));
     String launch = Shell.join(argv);
     return "set -e\n"
         + RunDirectorySetup.fromStdin(dir)

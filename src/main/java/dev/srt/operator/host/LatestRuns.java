@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the newest runs of each arm of a comparison on a host: the run directory whose event log
- * was written last, with the job id its submitter recorded ({@code job-id} on Slurm, the script's
- * {@code pid} on a direct host). One command for all arms.
+ * Finds the newest runs of each arm of a comparison on a host: the run directories submitted last
+ * (by their {@code record.json}, or the event log of a run without one), with the job id its
+ * submitter recorded ({@code job-id} on Slurm, the script's {@code pid} on a direct host). A run
+ * still queued behind another counts. One command for all arms.
  */
 public final class LatestRuns {
   /** The newest run of an arm, and the id its backend tracks it by. */
@@ -29,8 +30,8 @@ public final class LatestRuns {
   }
 
   /**
-   * The {@code perArm} newest runs of each arm, oldest first (runs of one comparison run one after
-   * another, so the event log written last is the newest run). Arms without any run are missing.
+   * The {@code perArm} newest runs of each arm, oldest first (runs of one comparison are submitted
+   * one after another, so the record written last is the newest run). Arms without any run are missing.
    */
   public static Map<String, List<Found>> find(Transport transport, String workDir, String namespace, String comparison,
       List<String> arms, int perArm) throws HostException {
@@ -54,9 +55,16 @@ public final class LatestRuns {
     StringBuilder cmd = new StringBuilder();
     for (String arm : arms) {
       String armDir = armDirs.apply(arm);
-      cmd.append("ls -1t -- ").append(Shell.quote(armDir)).append("/*/events.jsonl 2>/dev/null | head -n ").append(perArm)
+      // a run is known by its record.json (written at submission, so a run still queued counts) or,
+      // for a run submitted without one, its event log; the newest first by that file's time
+      cmd.append("files=()\n")
+          .append("for d in ").append(Shell.quote(armDir)).append("/r*/; do\n")
+          .append("  if [ -e \"${d}record.json\" ]; then files+=(\"${d}record.json\"); ")
+          .append("elif [ -e \"${d}events.jsonl\" ]; then files+=(\"${d}events.jsonl\"); fi\n")
+          .append("done\n")
+          .append("[ ${#files[@]} -eq 0 ] || ls -1t -- \"${files[@]}\" 2>/dev/null | head -n ").append(perArm)
           .append(" | while IFS= read -r log; do\n")
-          .append("  dir=${log%/events.jsonl}\n")
+          .append("  dir=${log%/*}\n")
           .append("  job=$(head -c 64 -- \"$dir/job-id\" 2>/dev/null || head -c 64 -- \"$dir/pid\" 2>/dev/null || true)\n")
           .append("  printf '%s\\t%s\\t%s\\n' ").append(Shell.quote(arm)).append(" \"${dir##*/}\" \"$(printf '%s' \"$job\" | tr -dc 0-9)\"\n")
           .append("done\n");

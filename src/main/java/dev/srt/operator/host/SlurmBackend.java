@@ -79,7 +79,8 @@ public final class SlurmBackend implements Backend {
     stdin.writeBytes(record);
     stdin.writeBytes(script);
     ExecResult result = submits.call(new Submit(run, new CommandBatch.Command(
-        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length, files.record() == null ? -1 : record.length),
+        submitCommand(run, secrets.length, files.plan() == null ? -1 : plan.length, files.record() == null ? -1 : record.length,
+            files.after()),
         stdin.toByteArray())))
         .orThrow("submitting " + run + " on " + transport.describe());
     String last = lastLine(result.stdout());
@@ -226,10 +227,19 @@ public final class SlurmBackend implements Backend {
    * own bytes.
    */
   String submitCommand(RunRef run, int secretBytes, int planBytes, int recordBytes) {
+    return submitCommand(run, secretBytes, planBytes, recordBytes, null);
+  }
+
+  /** {@code after}: the job this one waits for, whatever its end ({@code --dependency=afterany}); null for none. */
+  String submitCommand(RunRef run, int secretBytes, int planBytes, int recordBytes, RunFiles.After after) {
     RunDirectory dir = runDirectory(run);
     List<String> argv = new ArrayList<>(RunEnvironment.ENV_PREFIX);
     argv.add("SRT_RUN_ID=" + run.runId());
-    argv.addAll(List.of("sbatch", "--parsable",
+    argv.addAll(List.of("sbatch", "--parsable"));
+    if (after != null) {
+      argv.add("--dependency=afterany:" + after.jobId());
+    }
+    argv.addAll(List.of(
         // Slurm requeues a batch job whose node failed: its script would run again in the same
         // run directory, after the run reported its end. A run is never repeated behind our back.
         "--no-requeue",

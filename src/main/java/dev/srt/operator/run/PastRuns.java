@@ -32,14 +32,30 @@ public final class PastRuns {
    * @param repetition its place among the arm's runs read, from 1 (oldest first)
    * @param results what its result files gave (with the requests' latency distributions, which
    *     the status does not keep), or null when they were not read
+   * @param replayed the record the run was replayed against (from its plan.json and record.json):
+   *     what a driver that attaches to the run follows
    */
-  public record PastRun(RunRef ref, int repetition, RecordFile record, ArmStatus status, RunResults results) {}
+  public record PastRun(RunRef ref, int repetition, RecordFile record, ArmStatus status, RunResults results, RunRecord replayed) {
+    /** Whether the run has not ended yet (queued, starting, measuring). */
+    public boolean inFlight() {
+      return !status.phase().terminal();
+    }
+  }
 
   private PastRuns() {}
 
   /** The {@code perArm} newest runs of each arm, oldest first; arms without a run are missing. */
   public static Map<String, List<PastRun>> read(RunHost host, String namespace, String comparison, List<String> arms, int perArm,
       Instant now) throws HostException {
+    return read(host, namespace, comparison, arms, perArm, now, true);
+  }
+
+  /**
+   * {@link #read(RunHost, String, String, List, int, Instant)}; without {@code readResults} a run
+   * that ended is not read for its numbers (enough to know what is still in flight).
+   */
+  public static Map<String, List<PastRun>> read(RunHost host, String namespace, String comparison, List<String> arms, int perArm,
+      Instant now, boolean readResults) throws HostException {
     Map<String, List<LatestRuns.Found>> found = host.latestRuns(namespace, comparison, arms, perArm);
     List<RunRef> refs = found.values().stream().flatMap(List::stream).map(LatestRuns.Found::run).toList();
     Map<RunRef, SubmittedFiles> files = host.submitted(refs);
@@ -74,7 +90,7 @@ public final class PastRuns {
         RunMemory memory = RunMemory.FRESH;
         RunTracker.Step step = RunTracker.step(record, history.view(), memory, now);
         RunResults results = null;
-        while (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
+        while (readResults && step.actions().contains(RunTracker.Action.READ_RESULTS)) {
           try {
             results = host.results(f.run(), step.reading());
             history.results(results);
@@ -89,7 +105,7 @@ public final class PastRuns {
           status.startedAt = history.events().get(0).ts().toString();
         }
         out.computeIfAbsent(f.run().arm(), k -> new ArrayList<>()).add(new PastRun(f.run(), repetition, recordFiles.get(f.run()), status,
-            results));
+            results, record));
       }
     }
     return out;

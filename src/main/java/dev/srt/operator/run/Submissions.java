@@ -49,7 +49,14 @@ public final class Submissions {
    */
   public static RunRecord submit(RunHost host, RunRef ref, Prepared prepared, SecretEnvFile secrets, Instant now)
       throws HostException {
-    Submission sub = host.submit(ref, new RunFiles(prepared.script(), prepared.planJson(), prepared.record(ref, now).json(), secrets));
+    return submit(host, ref, prepared, secrets, now, null);
+  }
+
+  /** {@link #submit(RunHost, RunRef, Prepared, SecretEnvFile, Instant)} to start after {@code after} (null: at once). */
+  public static RunRecord submit(RunHost host, RunRef ref, Prepared prepared, SecretEnvFile secrets, Instant now, RunFiles.After after)
+      throws HostException {
+    Submission sub = host.submit(ref, new RunFiles(prepared.script(), prepared.planJson(), prepared.record(ref, now).json(), secrets,
+        after));
     return RunRecord.of(prepared.plan(), ref.runId(), sub.jobId(), host.runDir(ref), prepared.scriptHash(), prepared.specHash(), now)
         .foundExisting(sub.alreadyExisted());
   }

@@ -211,6 +211,55 @@ class ApplyCommandIT {
   }
 
   /**
+   * Runs that outlive the terminal: {@code apply --detach} queues every run in order and returns;
+   * {@code status} shows them; {@code apply} again watches them instead of submitting (one job per
+   * run); {@code wait} afterwards finds nothing in flight and gives apply's summary and exit status.
+   */
+  @Test
+  void detachedRunsQueueInOrderAndApplyAgainWatchesThemInsteadOfSubmitting() throws Exception {
+    String yaml = Files.readString(Path.of("examples/sgl-router-policies.yaml"))
+        .replace("repetitions: 3", "repetitions: 2").replace("num-prompts: 512}", "num-prompts: 512, gsp-num-groups: 8}");
+    assertThat(yaml).contains("repetitions: 2").contains("gsp-num-groups: 8");
+    Path comparison = tmp.resolve("policies.yaml");
+    Files.writeString(comparison, yaml);
+    String cluster = cluster("").toString();
+
+    Result detached = apply("-f", comparison.toString(), "--cluster", cluster, "--arm", "round-robin", "--detach");
+    assertThat(detached.code()).as(detached.toString()).isZero();
+    assertThat(runIds).hasSize(2);
+    assertThat(detached.out()).contains("round-robin  run 1/2  submitted run " + runIds.get(0))
+        .containsPattern("run 2/2  submitted run " + runIds.get(1) + " as job \\d+ \\(after job \\d+\\)")
+        .contains("detached: 2 run(s)");
+
+    Result status = run("status", "-f", comparison.toString(), "--cluster", cluster, "--arm", "round-robin", "-o", "json");
+    assertThat(status.code()).as(status.toString()).isZero();
+    var json = dev.srt.operator.emulator.Json.parse(status.out());
+    assertThat(json.path("arms").get(0).path("runs")).extracting(r -> r.path("runId").asText()).containsExactlyElementsOf(runIds);
+
+    // apply again: the runs are watched, not submitted again
+    Result again = apply("-f", comparison.toString(), "--cluster", cluster, "--arm", "round-robin");
+    assertThat(again.code()).as(again.toString()).isZero();
+    assertThat(again.out()).contains("run(s) in flight").contains("nothing submitted").contains("found run " + runIds.get(1))
+        .doesNotContain("submitted run");
+    try (Stream<Path> dirs = Files.list(workDir.resolve("default/sgl-router-policies/round-robin"))) {
+      assertThat(dirs.map(d -> d.getFileName().toString())).as("one run directory, one job, per run")
+          .containsExactlyInAnyOrderElementsOf(runIds);
+    }
+    // in order: the second began after the first had ended
+    Path runs = workDir.resolve("default/sgl-router-policies/round-robin");
+    long firstEnded = Files.getLastModifiedTime(runs.resolve(runIds.get(0)).resolve("exit-code")).toMillis();
+    String secondStart = Files.readAllLines(runs.resolve(runIds.get(1)).resolve("events.jsonl")).get(0);
+    var started = java.time.Instant.parse(dev.srt.operator.emulator.Json.parse(secondStart).path("ts").asText());
+    assertThat(started.toEpochMilli()).as("the second run started after the first ended").isGreaterThanOrEqualTo(firstEnded - 1000);
+
+    Result waited = run("wait", "-f", comparison.toString(), "--cluster", cluster, "--arm", "round-robin");
+    assertThat(waited.code()).as(waited.toString()).isZero();
+    assertThat(waited.out()).contains("0 run(s) in flight").contains("1/1 arms succeeded");
+    Result later = run("status", "-f", comparison.toString(), "--cluster", cluster, "--arm", "round-robin");
+    assertThat(later.out()).contains("no run in flight").containsPattern("round-robin\\s+2\\s+" + runIds.get(1) + "\\s+\\d+\\s+Succeeded");
+  }
+
+  /**
    * SGLang Model Gateway vs Dynamo KV (examples/gateway-vs-dynamo-imported.yaml, imported from two srtctl recipes) over its eight TP1 workers,
    * with a smaller workload: the gateway arm starts after every worker's /health, passes its
    * /readiness gate, and its metrics are scraped on its own Prometheus port.

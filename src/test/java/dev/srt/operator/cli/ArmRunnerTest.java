@@ -82,6 +82,10 @@ class ArmRunnerTest {
       }
       submitted.add(run);
       write(run, "run.sh", script);
+      if (files.record() != null) {
+        write(run, "record.json", files.record());
+      }
+      write(run, "pid", "4242"); // as a direct host records its job
       write(run, "state", "RUNNING");
       return new Submission("4242", false);
     }
@@ -247,6 +251,42 @@ class ArmRunnerTest {
     // once stopped, nothing else is started
     assertThat(runner.run("dynamo-kv-policy", "r00000002", script)).isNull();
     assertThat(backend.submitted).hasSize(1);
+  }
+
+  @Test
+  void aDetachedRunIsFollowedFromTheHostAndAStopOnlyStopsWatching() throws Exception {
+    ScriptedBackend backend = new ScriptedBackend();
+    var host = new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT);
+    ArmRunner detacher = new ArmRunner(host, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    ArmRunner.Run first = detacher.submit("sgl-router", 1, 2, "r00000011", null);
+    ArmRunner.Run second = detacher.submit("sgl-router", 2, 2, "r00000012", new RunFiles.After(first.ref, first.jobId));
+    assertThat(first.hostError).isNull();
+    assertThat(second.status.phase()).isEqualTo(ArmPhase.Submitted);
+    assertThat(backend.submitted).containsExactly(first.ref, second.ref);
+
+    var past = dev.srt.operator.run.PastRuns.read(host, ArmRunner.NAMESPACE, comparison.getMetadata().getName(), List.of("sgl-router"), 2,
+        Instant.now());
+    assertThat(RunWatch.inFlight(past)).extracting(p -> p.ref().runId()).containsExactly("r00000011", "r00000012");
+
+    // wait: the first run is followed to its end, as apply follows one
+    ArmRunner watcher = new ArmRunner(host, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    Script finishing = new Script(poll -> {
+      if (poll == 1) {
+        backend.event(first.ref, ev("finished", "\"status\":\"failed\",\"code\":1,\"reason\":\"BenchmarkFailed\""));
+        backend.write(first.ref, "state", "FAILED");
+      }
+    });
+    ArmRunner.Run followed = watcher.attach(RunWatch.inFlight(past).get(0), 2, finishing);
+    assertThat(followed.phase()).isEqualTo(ArmPhase.Failed);
+    assertThat(finishing.calls.get(0)).isEqualTo("submitted 4242");
+
+    // Ctrl-C in wait: the watching ends, the run goes on, no cancel is sent
+    Script interrupted = new Script(poll -> watcher.stop());
+    ArmRunner.Run left = watcher.attach(RunWatch.inFlight(past).get(1), 2, interrupted);
+    assertThat(left.phase().terminal()).isFalse();
+    assertThat(backend.cancelled).isEmpty();
+    assertThat(interrupted.calls).doesNotContain("cancelling");
+    assertThat(watcher.attach(RunWatch.inFlight(past).get(1), 2, interrupted)).as("stopped: nothing more is watched").isNull();
   }
 
   @Test

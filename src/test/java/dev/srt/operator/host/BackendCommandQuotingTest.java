@@ -136,6 +136,20 @@ class BackendCommandQuotingTest {
   }
 
   @Test
+  void aRunAfterAnotherCarriesItsDependencyOrItsRunDirectoryQuoted() {
+    RunRef before = new RunRef("default", "cmp", "arm", "r0000000a");
+    SlurmBackend slurm = new SlurmBackend(transport, "/w/it's");
+    assertThat(slurm.submitCommand(run, 0, -1, -1, new RunFiles.After(before, "4242"))).contains(" --dependency=afterany:4242 ");
+    assertThat(slurm.submitCommand(run, 0, -1, -1)).doesNotContain("--dependency");
+    DirectBackend direct = new DirectBackend(transport, "/w/it's");
+    assertThat(direct.startCommand(run, new RunFiles.After(before, "77")))
+        .contains(Shell.quote("SRT_AFTER_RUN_DIR=" + direct.runDirectory(before).path()));
+    assertThat(direct.startCommand(run)).doesNotContain("SRT_AFTER_RUN_DIR=");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RunFiles.After(before, "1; rm -rf /"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void slurmCancelCancelsOnlyAJobThatCarriesTheRunsMarker() throws Exception {
     fake("squeue", "echo " + Shell.quote("4242|" + run.marker()));
     SlurmBackend slurm = new SlurmBackend(transport, workDir);

@@ -110,6 +110,45 @@ class DirectBackendIT {
 
   @ParameterizedTest
   @MethodSource("transports")
+  void aRunSubmittedAfterAnotherStartsWhenThatOneHasEndedAndACancelWhileWaitingStartsNothing(String kind) throws Exception {
+    DirectBackend direct = open(kind);
+    RunRef first = newRun("first");
+    RunRef second = newRun("second");
+    RunRef third = newRun("third");
+    Submission a = direct.submit(first, TestScripts.sleeping());
+    Submission b = direct.submit(second, RunFiles.script(TestScripts.succeeding()).after(new RunFiles.After(first, a.jobId())));
+    Submission c = direct.submit(third, RunFiles.script(TestScripts.succeeding()).after(new RunFiles.After(second, b.jobId())));
+    await().until(() -> transport.exec("test -s " + Shell.quote(direct.runDirectory(first).events()), T).exitCode() == 0);
+
+    // queued behind the first: started (a pid, so a poll finds it) but its script has not begun
+    assertThat(direct.status(second, b.jobId()).state()).isEqualTo(JobState.RUNNING);
+    assertThat(transport.exec("test -e " + Shell.quote(direct.runDirectory(second).events()), T).exitCode())
+        .as("the second run's script has not started").isNotZero();
+
+    direct.cancel(first, a.jobId());
+    await().until(() -> direct.status(second, b.jobId()).terminal());
+    assertThat(direct.status(second, b.jobId()).state()).isEqualTo(JobState.COMPLETED);
+    assertThat(read(direct.runDirectory(second).results() + "/run-id")).isEqualTo(second.runId());
+
+    // the third waits on the second, which has ended: it runs at once
+    await().until(() -> direct.status(third, c.jobId()).terminal());
+    assertThat(read(direct.runDirectory(third).exitCode())).isEqualTo("0");
+
+    // a run cancelled while it waits ends without its script ever starting
+    RunRef blocker = newRun("blocker");
+    RunRef waiting = newRun("waiting");
+    Submission x = direct.submit(blocker, TestScripts.sleeping());
+    Submission y = direct.submit(waiting, RunFiles.script(TestScripts.succeeding()).after(new RunFiles.After(blocker, x.jobId())));
+    direct.cancel(waiting, y.jobId());
+    await().until(() -> direct.status(waiting, y.jobId()).terminal());
+    assertThat(read(direct.runDirectory(waiting).exitCode())).isEqualTo("143");
+    assertThat(transport.exec("test -e " + Shell.quote(direct.runDirectory(waiting).events()), T).exitCode()).isNotZero();
+    assertThat(direct.status(blocker, x.jobId()).state()).as("the run it waited for goes on").isEqualTo(JobState.RUNNING);
+    direct.cancel(blocker, x.jobId());
+  }
+
+  @ParameterizedTest
+  @MethodSource("transports")
   void aSecondSubmitFindsTheFirst(String kind) throws Exception {
     DirectBackend direct = open(kind);
     RunRef run = newRun("twice");

@@ -124,6 +124,23 @@ class SlurmBackendIT {
   }
 
   @Test
+  void aJobSubmittedAfterAnotherWaitsOnItsDependencyAndRunsWhenItEndsHoweverItEnds() throws Exception {
+    RunRef first = newRun("first");
+    RunRef second = newRun("second");
+    Submission a = submit(first, TestScripts.sleeping());
+    Submission b = slurm.submit(second, RunFiles.script(TestScripts.succeeding()).after(new RunFiles.After(first, a.jobId())));
+    submitted.add(b.jobId());
+    await().until(() -> slurm.status(first, a.jobId()).state() == JobState.RUNNING);
+    String reason = ssh.exec(Shell.join(List.of("squeue", "-h", "-j", b.jobId(), "-o", "%r")), T).orThrow("squeue").stdout().strip();
+    assertThat(reason).isEqualTo("Dependency");
+    assertThat(slurm.status(second, b.jobId()).state()).isEqualTo(JobState.PENDING);
+
+    slurm.cancel(first, a.jobId()); // afterany: a cancelled predecessor still lets it run
+    await().until(() -> slurm.status(second, b.jobId()).terminal());
+    assertThat(slurm.status(second, b.jobId()).state()).isEqualTo(JobState.COMPLETED);
+  }
+
+  @Test
   void aFailingScriptEndsFailedWithItsExitCode() throws Exception {
     RunRef run = newRun("fails");
     Submission s = submit(run, TestScripts.failing(3));
