@@ -166,7 +166,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
           out.println(Echo.escape("RouterComparison " + rc.getMetadata().getName() + " has " + RunWatch.inFlight(past).size()
               + " run(s) in flight on " + transport.describe() + ": watching them, nothing submitted (once they have ended, "
               + "apply submits the comparison again)"));
-          return RunWatch.follow(past, rc, all, runner, progress, clock, "srt-operator wait");
+          return RunWatch.follow(past, rc, arms, runner, progress, clock, "srt-operator wait");
         }
       } catch (HostException e) {
         throw new UsageError("cannot read the runs already on " + transport.describe() + " (nothing was submitted): " + e.getMessage());

@@ -48,7 +48,7 @@ final class RunWatch {
   }
 
   /**
-   * Follows every run of {@code past} in flight, then prints the summary.
+   * Follows every run of {@code past} in flight, then prints the summary of {@code arms}.
    *
    * @param resume how to watch again, for the line an interrupt prints
    * @return 0 when every arm has all its repetitions succeeded, 130/143 after an interrupt, else 1
