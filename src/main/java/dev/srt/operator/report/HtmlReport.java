@@ -116,11 +116,14 @@ public final class HtmlReport {
       charts.addAll(cdfs(ctx));
       return charts;
     }
-    for (Metric m : report.verdictMetrics.stream().flatMap(k -> Metric.of(k).stream()).toList()) {
-      charts.add(new Chart("strip", m.key(), MetricText.heading(m) + ": every run", StripChart.draw(report, m)));
-    }
-    for (Metric m : List.of(Metric.REQUEST_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.ENGINE_CACHE_HIT_RATE)) {
-      charts.add(new Chart("bar", m.key(), MetricText.heading(m) + ": mean and 95% interval", BarChart.draw(report, m)));
+    // each metric once: a dot per run with the mean and its 95% interval (the verdicts' metrics, then
+    // the headline ones they leave out)
+    java.util.LinkedHashSet<Metric> drawn = new java.util.LinkedHashSet<>(report.verdictMetrics.stream()
+        .flatMap(k -> Metric.of(k).stream()).toList());
+    drawn.addAll(List.of(Metric.REQUEST_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.ENGINE_CACHE_HIT_RATE));
+    for (Metric m : drawn) {
+      charts.add(new Chart("strip", m.key(), MetricText.heading(m) + ": every run, the mean and its 95% interval",
+          StripChart.draw(report, m)));
     }
     charts.addAll(cdfs(ctx));
     return charts;

@@ -50,19 +50,6 @@ class ChartsTest {
   }
 
   @Test
-  void barsStartAtZeroAndTheirWhiskersSpanTheInterval() {
-    Document xml = Jsoup.parse(BarChart.draw(report(), Metric.REQUEST_THROUGHPUT), Parser.xmlParser());
-    List<Element> bars = xml.select("rect.bar");
-    assertThat(bars).hasSize(2);
-    double bottom = Double.parseDouble(bars.get(0).attr("y")) + Double.parseDouble(bars.get(0).attr("height"));
-    double otherBottom = Double.parseDouble(bars.get(1).attr("y")) + Double.parseDouble(bars.get(1).attr("height"));
-    assertThat(bottom).isEqualTo(otherBottom);
-    assertThat(Double.parseDouble(bars.get(0).attr("height"))).isGreaterThan(Double.parseDouble(bars.get(1).attr("height")));
-    assertThat(xml.select("text.value").eachText()).containsExactly("105.00 req/s", "81.00 req/s");
-    assertThat(xml.select("line.whisker")).hasSize(6);
-  }
-
-  @Test
   void scalesHaveRoundTicksAroundTheData() {
     assertThat(Scale.covering(0, 152.1 * 1.12, true).ticks()).containsExactly(0.0, 50.0, 100.0, 150.0, 200.0);
     Scale cache = Scale.covering(36.9, 66.1, false);

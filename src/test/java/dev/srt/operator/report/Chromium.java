@@ -43,6 +43,11 @@ final class Chromium {
     return run(List.of("--dump-dom", page.toUri().toString()), 1280, 900);
   }
 
+  /** The document as Chromium built it from {@code page} in a window {@code width} pixels wide. */
+  String dumpDom(Path page, int width) throws IOException, InterruptedException {
+    return run(List.of("--dump-dom", page.toUri().toString()), width, 900);
+  }
+
   /** A {@code width} × {@code height} screenshot of {@code page} into {@code png}. */
   void screenshot(Path page, Path png, int width, int height) throws IOException, InterruptedException {
     Files.deleteIfExists(png);

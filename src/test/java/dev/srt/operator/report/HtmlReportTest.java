@@ -18,7 +18,7 @@ class HtmlReportTest {
   void everyHeadlineMetricHasAStripPlotWithADotPerRunThatReportedIt() {
     List<Element> strips = HOSTILE.select("figure.chart[data-kind=strip]");
     assertThat(strips).extracting(f -> f.attr("data-metric"))
-        .containsExactly("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate");
+        .containsExactly("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate", "mean_ttft_ms");
     for (Element figure : strips) {
       assertThat(figure.select("svg")).hasSize(1);
       // base 3, other 3, flaky 2: its failed run reported nothing
@@ -35,16 +35,13 @@ class HtmlReportTest {
   }
 
   @Test
-  void throughputTtftAndCacheHitsHaveBarsWithIntervalWhiskers() {
-    List<Element> bars = HOSTILE.select("figure.chart[data-kind=bar]");
-    assertThat(bars).extracting(f -> f.attr("data-metric")).containsExactly("request_throughput", "mean_ttft_ms", "engine_cache_hit_rate");
-    for (Element figure : bars) {
-      assertThat(figure.select("svg rect.bar")).hasSize(3);
-      // three lines per arm: the whisker and its two caps
-      assertThat(figure.select("svg line.whisker")).hasSize(9);
-    }
-    assertThat(bars.get(2).select("text.value").eachText()).containsExactly("63.0%", "40.0%", "60.5%");
-    assertThat(bars.get(0).select("rect.bar title").eachText().get(0)).isEqualTo("base: 150.33 ± 3.79 (3 runs)");
+  void eachMetricIsDrawnOnceAsEveryRunWithItsMeanAndInterval() {
+    List<String> drawn = HOSTILE.select("figure.chart").eachAttr("data-metric");
+    assertThat(drawn).doesNotHaveDuplicates().contains("request_throughput", "mean_ttft_ms", "engine_cache_hit_rate");
+    assertThat(HOSTILE.select("figure.chart").eachAttr("data-kind")).containsOnly("strip");
+    Element ttft = HOSTILE.selectFirst("figure.chart[data-metric=mean_ttft_ms]");
+    assertThat(ttft.select("figcaption").text()).isEqualTo("mean TTFT (ms) ↓: every run, the mean and its 95% interval");
+    assertThat(ttft.select("svg circle.run")).hasSize(8);
   }
 
   @Test

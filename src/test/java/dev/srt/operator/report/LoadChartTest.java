@@ -116,11 +116,7 @@ class LoadChartTest {
   }
 
   private static LatencyQuantiles spread(double from, double to) {
-    double[] q = new double[LatencyQuantiles.POINTS];
-    for (int p = 0; p < q.length; p++) {
-      q[p] = from * Math.pow(to / from, p / 100.0);
-    }
-    return new LatencyQuantiles(q, new double[0]);
+    return LatencyQuantilesFixture.spread(from, to);
   }
 
   @Test
