@@ -34,11 +34,12 @@ final class RunWatch {
     return PastRuns.read(host, ArmRunner.NAMESPACE, rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()), clock.instant());
   }
 
-  /** Whether any run of the comparison's arms is still in flight on the host (no result file is read). */
+  /**
+   * Whether any run of the comparison's arms is still in flight on the host. A run whose job has
+   * ended is only over once its results are read (the tracker says so then), so they are read.
+   */
   static boolean anyInFlight(RunHost host, RouterComparison rc, Clock clock) throws HostException {
-    List<String> arms = rc.getSpec().arms.stream().map(a -> a.name).toList();
-    return !inFlight(PastRuns.read(host, ArmRunner.NAMESPACE, rc.getMetadata().getName(), arms, Runs.repetitions(rc.getSpec()),
-        clock.instant(), false)).isEmpty();
+    return !inFlight(read(host, rc, rc.getSpec().arms.stream().map(a -> a.name).toList(), clock)).isEmpty();
   }
 
   /** The runs of {@code past} that have not ended, the oldest submission first. */

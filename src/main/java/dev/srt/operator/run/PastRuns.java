@@ -47,15 +47,6 @@ public final class PastRuns {
   /** The {@code perArm} newest runs of each arm, oldest first; arms without a run are missing. */
   public static Map<String, List<PastRun>> read(RunHost host, String namespace, String comparison, List<String> arms, int perArm,
       Instant now) throws HostException {
-    return read(host, namespace, comparison, arms, perArm, now, true);
-  }
-
-  /**
-   * {@link #read(RunHost, String, String, List, int, Instant)}; without {@code readResults} a run
-   * that ended is not read for its numbers (enough to know what is still in flight).
-   */
-  public static Map<String, List<PastRun>> read(RunHost host, String namespace, String comparison, List<String> arms, int perArm,
-      Instant now, boolean readResults) throws HostException {
     Map<String, List<LatestRuns.Found>> found = host.latestRuns(namespace, comparison, arms, perArm);
     List<RunRef> refs = found.values().stream().flatMap(List::stream).map(LatestRuns.Found::run).toList();
     Map<RunRef, SubmittedFiles> files = host.submitted(refs);
@@ -90,7 +81,7 @@ public final class PastRuns {
         RunMemory memory = RunMemory.FRESH;
         RunTracker.Step step = RunTracker.step(record, history.view(), memory, now);
         RunResults results = null;
-        while (readResults && step.actions().contains(RunTracker.Action.READ_RESULTS)) {
+        while (step.actions().contains(RunTracker.Action.READ_RESULTS)) {
           try {
             results = host.results(f.run(), step.reading());
             history.results(results);

@@ -287,6 +287,13 @@ class ArmRunnerTest {
     assertThat(backend.cancelled).isEmpty();
     assertThat(interrupted.calls).doesNotContain("cancelling");
     assertThat(watcher.attach(RunWatch.inFlight(past).get(1), 2, interrupted)).as("stopped: nothing more is watched").isNull();
+
+    // what apply asks before it submits: in flight while the second runs, not once it has ended
+    assertThat(RunWatch.anyInFlight(host, comparison, Clock.systemUTC())).isTrue();
+    backend.write(second.ref, "results/bench-serving.jsonl", "{\"backend\":\"sglang-oai-chat\",\"completed\":40,\"request_throughput\":12.5}\n");
+    backend.event(second.ref, ev("finished", "\"status\":\"succeeded\",\"code\":0"));
+    backend.write(second.ref, "state", "COMPLETED");
+    assertThat(RunWatch.anyInFlight(host, comparison, Clock.systemUTC())).as("a run that succeeded, its results still unread").isFalse();
   }
 
   @Test
