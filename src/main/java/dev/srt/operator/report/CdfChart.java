@@ -106,14 +106,18 @@ final class CdfChart {
         + "; share of " + (latency == Latency.ITL ? "gaps" : "requests") + " at or under it");
   }
 
-  /** On a log axis 1, 2 and 5 times each power of ten inside it (and its ends); else round steps. */
+  /**
+   * On a log axis 1, 2 and 5 times each power of ten inside it, or the powers of ten alone when it
+   * spans more than three decades (labels would collide); else round steps.
+   */
   private List<Double> ticks() {
     if (!log) {
       return Scale.covering(lo, hi, true).ticks();
     }
     List<Double> out = new ArrayList<>();
+    double[] steps = Math.log10(hi / lo) > 3 ? new double[] {1} : new double[] {1, 2, 5};
     for (double power = Math.pow(10, Math.floor(Math.log10(lo))); power <= hi; power *= 10) {
-      for (double f : new double[] {1, 2, 5}) {
+      for (double f : steps) {
         double t = f * power;
         if (t >= lo && t <= hi) {
           out.add(t);
@@ -123,8 +127,12 @@ final class CdfChart {
     return out;
   }
 
+  /** {@code 2000}, {@code 5}, {@code 0.5}, {@code 0.005}: two significant digits at most, no trailing zeros. */
   private static String label(double ms) {
-    return ms >= 10 || ms == Math.rint(ms) ? String.format(Locale.ROOT, "%.0f", ms) : String.format(Locale.ROOT, "%.2g", ms);
+    if (ms >= 10) {
+      return String.format(Locale.ROOT, "%.0f", ms);
+    }
+    return new java.math.BigDecimal(ms).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
   }
 
   private void curve(String arm, double[] q, String colour, Latency latency) {

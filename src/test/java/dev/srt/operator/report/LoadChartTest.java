@@ -146,6 +146,16 @@ class LoadChartTest {
   }
 
   @Test
+  void aDistributionOverManyDecadesGetsOneTickPerDecadeInPlainNumbers() {
+    RouterComparison rc = comparison();
+    Distributions d = new Distributions(16.0, "chosen", Map.of("round-robin", spread(0.001, 20)));
+    Document page = Jsoup.parse(HtmlReport.render(new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test",
+        ReportFixtures.GENERATED, List.of(), d, null)));
+    List<String> ticks = page.select("figure.chart[data-kind=cdf] text.tick").eachText();
+    assertThat(ticks).contains("0.001", "0.01", "0.1", "1", "10").doesNotContain("0.002", "0.0050", "0.005", "2", "5");
+  }
+
+  @Test
   void aPageReadWithoutDistributionsDrawsNoCdf() {
     RouterComparison rc = comparison();
     ReportContext ctx = new ReportContext(report(rc), rc, ReportFixtures.cluster(), "test", ReportFixtures.GENERATED);
