@@ -73,7 +73,10 @@ public final class PastRuns {
       seen.forEach((ref, o) -> histories.get(ref).add(o));
     }
     Map<String, List<PastRun>> out = new LinkedHashMap<>();
-    for (List<LatestRuns.Found> list : found.values()) {
+    for (List<LatestRuns.Found> listed : found.values()) {
+      // in submission order as the records say (file times can tie when runs are queued together)
+      List<LatestRuns.Found> list = new ArrayList<>(listed);
+      list.sort(java.util.Comparator.comparing((LatestRuns.Found f) -> records.get(f.run()).submittedAt()));
       int repetition = 0;
       for (LatestRuns.Found f : list) {
         RunRecord record = records.get(f.run());

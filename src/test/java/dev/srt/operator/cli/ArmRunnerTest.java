@@ -257,7 +257,10 @@ class ArmRunnerTest {
   void aDetachedRunIsFollowedFromTheHostAndAStopOnlyStopsWatching() throws Exception {
     ScriptedBackend backend = new ScriptedBackend();
     var host = new dev.srt.operator.run.BackendRunHost(backend, Mode.DIRECT);
-    ArmRunner detacher = new ArmRunner(host, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    // two repetitions: what --detach submits of one arm, and what apply and wait then look at
+    RouterComparison twice = dev.srt.operator.base.Mappers.json().convertValue(comparison, RouterComparison.class);
+    twice.getSpec().execution.repetitions = 2;
+    ArmRunner detacher = new ArmRunner(host, twice, cluster, Mode.DIRECT, Duration.ofMillis(10));
     ArmRunner.Run first = detacher.submit("sgl-router", 1, 2, "r00000011", null);
     ArmRunner.Run second = detacher.submit("sgl-router", 2, 2, "r00000012", new RunFiles.After(first.ref, first.jobId));
     assertThat(first.hostError).isNull();
@@ -269,7 +272,7 @@ class ArmRunnerTest {
     assertThat(RunWatch.inFlight(past)).extracting(p -> p.ref().runId()).containsExactly("r00000011", "r00000012");
 
     // wait: the first run is followed to its end, as apply follows one
-    ArmRunner watcher = new ArmRunner(host, comparison, cluster, Mode.DIRECT, Duration.ofMillis(10));
+    ArmRunner watcher = new ArmRunner(host, twice, cluster, Mode.DIRECT, Duration.ofMillis(10));
     Script finishing = new Script(poll -> {
       if (poll == 1) {
         backend.event(first.ref, ev("finished", "\"status\":\"failed\",\"code\":1,\"reason\":\"BenchmarkFailed\""));
@@ -289,11 +292,11 @@ class ArmRunnerTest {
     assertThat(watcher.attach(RunWatch.inFlight(past).get(1), 2, interrupted)).as("stopped: nothing more is watched").isNull();
 
     // what apply asks before it submits: in flight while the second runs, not once it has ended
-    assertThat(RunWatch.anyInFlight(host, comparison, Clock.systemUTC())).isTrue();
+    assertThat(RunWatch.anyInFlight(host, twice, Clock.systemUTC())).isTrue();
     backend.write(second.ref, "results/bench-serving.jsonl", "{\"backend\":\"sglang-oai-chat\",\"completed\":40,\"request_throughput\":12.5}\n");
     backend.event(second.ref, ev("finished", "\"status\":\"succeeded\",\"code\":0"));
     backend.write(second.ref, "state", "COMPLETED");
-    assertThat(RunWatch.anyInFlight(host, comparison, Clock.systemUTC())).as("a run that succeeded, its results still unread").isFalse();
+    assertThat(RunWatch.anyInFlight(host, twice, Clock.systemUTC())).as("a run that succeeded, its results still unread").isFalse();
   }
 
   @Test
