@@ -641,10 +641,22 @@ srt_run_benchmark() {
   srt_event process-exited name "$name" code:= "$code" pid:= "$pid"
   # A server that ended while the benchmark ran is the cause of whatever the benchmark made of it
   # (it may have failed, or counted the failed requests and exited 0, before the loop looked).
+  # A failed benchmark waits a little for a server that is still ending: a Dynamo worker whose
+  # engine died stops its sidecar before it exits itself, and the requests fail sooner than that.
+  if [ "$code" -ne 0 ]; then srt_await_any_exit 5; fi
   srt_check_alive
   if [ "$code" -ne 0 ]; then
     srt_fail BenchmarkFailed "${SRT_LEVEL_TEXT:+$SRT_LEVEL_TEXT: }the benchmark exited with $(srt_exit_text "$code"), pid $pid: $(tail -n 1 -- "$log" 2>/dev/null || true) (see $log)"
   fi
+}
+
+# srt_await_any_exit SECONDS: returns once a started process has ended, or after SECONDS.
+srt_await_any_exit() {
+  local tries=$(($1 * 10))
+  while [ "$tries" -gt 0 ] && srt_check_alive_quiet; do
+    sleep 0.1
+    tries=$((tries - 1))
+  done
 }
 
 srt_check_alive_quiet() {

@@ -88,6 +88,20 @@ class ProcessDeathIT {
   }
 
   @Test
+  void aServerStillEndingWhenTheBenchmarkFailsIsTheCause() throws Exception {
+    // A Dynamo worker whose engine died first stops its sidecar: it ends a moment after the
+    // benchmark has failed on it (CI run of stop 26 blamed the benchmark).
+    List<JsonNode> events = run("""
+        srt_start worker-0 worker logs/worker-0.log bash -c 'while [ ! -e engine-gone ]; do sleep 0.05; done; echo "worker-0: engine exited"; sleep 1.5; exit 137'
+        sleep 0.3
+        srt_run_benchmark logs/benchmark.log bash -c 'touch engine-gone; exit 1'
+        """);
+    JsonNode failed = only(events, "failed");
+    assertThat(failed.path("reason").asText()).isEqualTo("ProcessExited");
+    assertThat(failed.path("message").asText()).startsWith("worker-0 exited with code 137").contains("worker-0: engine exited");
+  }
+
+  @Test
   void aKilledBenchmarkIsNamedWithItsSignal() throws Exception {
     List<JsonNode> events = run("""
         srt_start router router logs/router.log bash -c 'sleep 60'
