@@ -130,7 +130,7 @@ public final class EmulateCommand implements Runnable {
     }
   }
 
-  @Command(name = "nats-server", description = "nats-server: the client port's INFO/PING and the monitoring port.")
+  @Command(name = "nats-server", description = "nats-server: the client port's INFO/PING, the JetStream account request and the monitoring port.")
   static final class Nats extends Program {
     @Override
     public Integer call() {

@@ -73,6 +73,7 @@ public final class DynamoFrontend implements EmulatedProcess {
   private final DoubleAdder predictedHits = new DoubleAdder();
   private final LongAdder kvDecisions = new LongAdder();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private volatile NatsConnection nats;
   private final LoadShedder shedder;
   private volatile Dispatcher dispatcher;
   private volatile PrefillDecodeRouting disaggregated;
@@ -90,7 +91,7 @@ public final class DynamoFrontend implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
-    NatsConnection.check(env, "dynamo.frontend", err);
+    nats = NatsConnection.open(env, "dynamo.frontend", err);
     dispatcher = new Dispatcher(routingPolicy(install, "aggregated"));
     disaggregated = new PrefillDecodeRouting(routingPolicy(install, "prefill"), routingPolicy(install, "decode"));
     discovery = DiscoveryBackend.choose(env, opts.discoveryBackend(), err).watch(opts.namespace(), RESCAN, err);
@@ -315,6 +316,10 @@ public final class DynamoFrontend implements EmulatedProcess {
     DiscoveryBackend.InstanceSource d = discovery;
     if (d != null) {
       d.close();
+    }
+    NatsConnection n = nats;
+    if (n != null) {
+      n.close();
     }
     exit.complete(0);
   }

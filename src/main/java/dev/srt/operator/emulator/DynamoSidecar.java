@@ -68,6 +68,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   private final Map<String, String> env;
   private final PrintStream err;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+  private volatile NatsConnection nats;
   private volatile Socket engine;
   private volatile DiscoveryBackend.Registrar registrar;
   private volatile String component;
@@ -83,7 +84,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall.find(env, "dynamo.sglang.sidecar");
-    NatsConnection.check(env, "dynamo.sglang.sidecar", err);
+    nats = NatsConnection.open(env, "dynamo.sglang.sidecar", err);
     registrar = DiscoveryBackend.choose(env, null, err).registrar(err, () -> {
       if (exit.complete(1)) {
         err.println("dynamo.sglang.sidecar (emulated): lost the discovery lease; exiting");
@@ -237,6 +238,10 @@ public final class DynamoSidecar implements EmulatedProcess {
     HttpServer sys = system;
     if (sys != null) {
       sys.stop(0);
+    }
+    NatsConnection n = nats;
+    if (n != null) {
+      n.close();
     }
   }
 }

@@ -17,7 +17,6 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -26,11 +25,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code nats-server -js}: the client port greets every connection with NATS's {@code INFO} line
- * and keeps the protocol going ({@code CONNECT}, {@code PING}/{@code PONG}, {@code PUB} and
- * {@code SUB} accepted), the monitoring port answers {@code /healthz}, {@code /varz},
- * {@code /connz} and {@code /jsz}. Messages are not delivered: no emulated Dynamo process uses
- * NATS, the server exists so that the infrastructure gates and a plane that names NATS see one.
+ * {@code nats-server -js}, the stand-in used where Debian's {@code nats-server} is not installed:
+ * the client port greets every connection with NATS's {@code INFO} line and keeps the protocol
+ * going ({@code CONNECT}, {@code PING}/{@code PONG}, {@code PUB} and {@code SUB} accepted), the
+ * monitoring port answers {@code /healthz}, {@code /varz}, {@code /connz} and {@code /jsz}. The one
+ * message it answers is the JetStream API's {@code $JS.API.INFO} request, which the emulated
+ * Dynamo processes send at start-up ({@link NatsConnection}): an account with {@code -js}, "no
+ * responders" (503) without. Other messages are not delivered: nothing else of the emulated
+ * processes travels over NATS.
  */
 public final class NatsServer implements EmulatedProcess {
   static final String VERSION = "2.10.24";
@@ -111,7 +113,7 @@ public final class NatsServer implements EmulatedProcess {
   private final PrintStream err;
   private final String serverId = serverId();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
-  private final Set<Socket> clients = ConcurrentHashMap.newKeySet();
+  private final Map<Socket, String> clients = new ConcurrentHashMap<>();
   private final AtomicLong clientIds = new AtomicLong();
   private final AtomicLong inMsgs = new AtomicLong();
   private final long started = System.currentTimeMillis();
@@ -157,7 +159,8 @@ public final class NatsServer implements EmulatedProcess {
           .on("/healthz", ex -> Http.sendJson(ex, 200, Json.object().put("status", "ok")))
           .on("/varz", ex -> Http.sendJson(ex, 200, varz()))
           .on("/connz", ex -> Http.sendJson(ex, 200, Json.object().put("server_id", serverId)
-              .put("num_connections", clients.size()).put("total", clients.size()).put("offset", 0).put("limit", 1024)))
+              .put("num_connections", clients.size()).put("total", clients.size()).put("offset", 0).put("limit", 1024)
+              .set("connections", connections())))
           .on("/jsz", ex -> Http.sendJson(ex, 200, jsz())));
       monitor.start();
       log("Starting http monitor on " + opts.host() + ":" + monitorPort());
@@ -201,6 +204,13 @@ public final class NatsServer implements EmulatedProcess {
     return v;
   }
 
+  /** {@code /connz}'s list: each connection's name, as its {@code CONNECT} gave it. */
+  private com.fasterxml.jackson.databind.node.ArrayNode connections() {
+    com.fasterxml.jackson.databind.node.ArrayNode list = Json.array();
+    clients.values().stream().sorted().forEach(name -> list.addObject().put("name", name));
+    return list;
+  }
+
   private ObjectNode jsz() {
     ObjectNode j = Json.object().put("server_id", serverId).put("streams", 0).put("consumers", 0).put("messages", 0);
     if (opts.jetStream()) {
@@ -227,7 +237,7 @@ public final class NatsServer implements EmulatedProcess {
     while (!listener.isClosed()) {
       try {
         Socket s = listener.accept();
-        clients.add(s);
+        clients.put(s, "");
         Thread t = new Thread(() -> serve(s), "nats-client");
         t.setDaemon(true);
         t.start();
@@ -237,12 +247,12 @@ public final class NatsServer implements EmulatedProcess {
     }
   }
 
-  /** The text protocol, line by line; payloads of PUB/HPUB are read and dropped. */
+  /** The text protocol, line by line; payloads are read and dropped, except a JetStream API request's. */
   private void serve(Socket s) {
     try (s; OutputStream out = s.getOutputStream(); InputStream in = new BufferedInputStream(s.getInputStream())) {
       out.write(info(clientIds.incrementAndGet(), s).getBytes(StandardCharsets.UTF_8));
       out.flush();
-      boolean verbose = false;
+      Client client = new Client();
       for (String line; (line = readLine(in)) != null; ) {
         String[] w = line.trim().split("\\s+");
         String op = w[0].toUpperCase(java.util.Locale.ROOT);
@@ -250,15 +260,33 @@ public final class NatsServer implements EmulatedProcess {
           case "PING" -> send(out, "PONG\r\n");
           case "PONG", "" -> { }
           case "CONNECT" -> {
-            verbose = line.contains("\"verbose\":true");
-            ack(out, verbose);
+            com.fasterxml.jackson.databind.JsonNode c = Json.parse(line.trim().substring("CONNECT".length()).trim());
+            client.verbose = c.path("verbose").asBoolean(false);
+            client.noResponders = c.path("headers").asBoolean(false) && c.path("no_responders").asBoolean(false);
+            clients.put(s, c.path("name").asText(""));
+            ack(out, client.verbose);
           }
           case "PUB", "HPUB" -> {
             in.skipNBytes(Long.parseLong(w[w.length - 1]) + 2);
             inMsgs.incrementAndGet();
-            ack(out, verbose);
+            ack(out, client.verbose);
+            boolean hasReply = w.length == (op.equals("PUB") ? 4 : 5);
+            if (w[1].equals(JS_API_INFO) && hasReply) {
+              answerAccountInfo(out, client, w[2]);
+            }
           }
-          case "SUB", "UNSUB" -> ack(out, verbose);
+          case "SUB" -> {
+            client.subjects.put(w[w.length - 1], w[1]);
+            ack(out, client.verbose);
+          }
+          case "UNSUB" -> {
+            if (w.length > 2) {
+              client.remaining.put(w[1], Integer.parseInt(w[2]));
+            } else {
+              client.subjects.remove(w[1]);
+            }
+            ack(out, client.verbose);
+          }
           default -> {
             send(out, "-ERR 'Unknown Protocol Operation'\r\n");
             return;
@@ -269,6 +297,66 @@ public final class NatsServer implements EmulatedProcess {
       // the client went away or spoke nonsense; the connection ends either way
     } finally {
       clients.remove(s);
+    }
+  }
+
+  static final String JS_API_INFO = "$JS.API.INFO";
+
+  /** One connection's state: its subscriptions (sid → subject) and their auto-unsubscribe counts. */
+  private static final class Client {
+    boolean verbose;
+    boolean noResponders;
+    final Map<String, String> subjects = new java.util.HashMap<>();
+    final Map<String, Integer> remaining = new java.util.HashMap<>();
+
+    /** The sid of a subscription {@code subject} is delivered to, counting the delivery; null when none. */
+    String deliver(String subject) {
+      for (Map.Entry<String, String> sub : subjects.entrySet()) {
+        if (matches(sub.getValue(), subject)) {
+          String sid = sub.getKey();
+          Integer left = remaining.get(sid);
+          if (left != null && left <= 1) {
+            subjects.remove(sid);
+            remaining.remove(sid);
+          } else if (left != null) {
+            remaining.put(sid, left - 1);
+          }
+          return sid;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** NATS subject matching: {@code *} stands for one token, a final {@code >} for one or more. */
+  static boolean matches(String pattern, String subject) {
+    String[] p = pattern.split("\\.");
+    String[] s = subject.split("\\.");
+    for (int i = 0; i < p.length; i++) {
+      if (p[i].equals(">") && i == p.length - 1) {
+        return s.length > i;
+      }
+      if (i >= s.length || !(p[i].equals("*") || p[i].equals(s[i]))) {
+        return false;
+      }
+    }
+    return p.length == s.length;
+  }
+
+  /** The JetStream API's answer to {@code $JS.API.INFO}, sent to the requester's inbox. */
+  private void answerAccountInfo(OutputStream out, Client client, String reply) throws IOException {
+    String sid = client.deliver(reply);
+    if (sid == null) {
+      return;
+    }
+    if (opts.jetStream()) {
+      ObjectNode account = Json.object().put("type", "io.nats.jetstream.api.v1.account_info_response")
+          .put("memory", 0).put("storage", 0).put("streams", 0).put("consumers", 0);
+      account.putObject("limits").put("max_memory", -1).put("max_storage", -1).put("max_streams", -1).put("max_consumers", -1);
+      byte[] body = Json.write(account).getBytes(StandardCharsets.UTF_8);
+      send(out, "MSG " + reply + " " + sid + " " + body.length + "\r\n" + new String(body, StandardCharsets.UTF_8) + "\r\n");
+    } else if (client.noResponders) {
+      send(out, "HMSG " + reply + " " + sid + " 16 16\r\nNATS/1.0 503\r\n\r\n\r\n");
     }
   }
 
@@ -310,7 +398,7 @@ public final class NatsServer implements EmulatedProcess {
         // already closed
       }
     }
-    for (Socket c : clients) {
+    for (Socket c : clients.keySet()) {
       try {
         c.close();
       } catch (IOException e) {

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * directory first on PATH, the scripts srt-operator renders run unchanged. {@code python3} and
  * {@code python} send the modules an arm runs to the emulator and everything else to the real
  * interpreter found at install time; {@code cargo}, {@code git}, {@code pip}, {@code maturin} are
- * the offline build tools; {@code nvidia-smi} lists eight H100s.
+ * the offline build tools; {@code nvidia-smi} lists eight H100s; {@code etcd} and
+ * {@code nats-server} run the host's own when it has them, else stand-ins.
  */
 public final class ShimInstaller {
   /** {@code python3 -m <module>} → {@code emulate <args>}. */
@@ -106,8 +107,8 @@ public final class ShimInstaller {
     shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
     shims.put("aiperf", tool("aiperf", "aiperf", ""));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
-    shims.put("etcd", tool("etcd", "etcd", ""));
-    shims.put("nats-server", tool("nats-server", "nats-server", ""));
+    shims.put("etcd", infra("etcd"));
+    shims.put("nats-server", infra("nats-server"));
     shims.put("nvidia-smi", NVIDIA_SMI);
     shims.put("rustc", header("rustc") + """
         if [[ "${1-}" == "--version" || "${1-}" == "-V" ]]; then
@@ -160,6 +161,28 @@ public final class ShimInstaller {
 
   private String tool(String name, String emulateArgs, String extra) {
     return header(name) + extra + "exec " + launcher.emulateCommand(emulateArgs.split(" ")) + " \"$@\"\n";
+  }
+
+  /** Set to 1, the infrastructure shims run the stand-ins even where the host has the real programs. */
+  public static final String STAND_INS_VAR = "SRT_EMULATOR_STAND_INS";
+
+  /**
+   * etcd and nats-server: the host's own program when its PATH has one besides this shim (Debian's
+   * {@code etcd-server} and {@code nats-server} packages), else the stand-in. Decided when the run
+   * starts, on the host and with the run's PATH, so that a host without them still runs an arm.
+   */
+  private String infra(String name) {
+    return header(name) + """
+        if [[ "${STAND_INS:-}" != 1 ]]; then
+          self=$(cd -- "$(dirname -- "$0")" && pwd -P)
+          IFS=: read -r -a dirs <<<"${PATH}"
+          for d in "${dirs[@]}"; do
+            if [[ -n "$d" && -x "$d/NAME" && ! -d "$d/NAME" && "$(cd -- "$d" 2>/dev/null && pwd -P)" != "$self" ]]; then
+              exec "$d/NAME" "$@"
+            fi
+          done
+        fi
+        """.replace("STAND_INS", STAND_INS_VAR).replace("NAME", name) + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
   }
 
   private String python() {

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
+import dev.srt.operator.testinfra.TestHosts;
 
 /**
  * {@code srt-operator apply} on this machine as an emulated GPU host (local transport, direct
@@ -317,9 +318,16 @@ class ApplyCommandIT {
     }
   }
 
-  /** An arm whose Dynamo planes go over NATS: nats-server starts beside etcd, and every Dynamo process is told where. */
+  /**
+   * An arm whose Dynamo planes go over NATS: nats-server starts beside etcd, and every Dynamo
+   * process is told where. Both are Debian's (CI installs them; the emulated host runs a host's own
+   * where it has them): the sidecars register in the real etcd through its JSON gateway, the
+   * frontend finds them there, and every Dynamo process connects to the real NATS with JetStream.
+   */
   @Test
   void anArmWithNatsPlanesRunsWithNatsBesideEtcd() throws Exception {
+    TestHosts.program("etcd", "apt-get install etcd-server (.ci/install-deps.sh installs it)");
+    TestHosts.program("nats-server", "apt-get install nats-server (.ci/install-deps.sh installs it)");
     String planes = "    eventPlane: zmq\n    requestPlane: tcp\n";
     String yaml = Files.readString(quicker(COMPARISON.toString()));
     assertThat(yaml).contains(planes);
@@ -334,6 +342,16 @@ class ApplyCommandIT {
     assertThat(runDir.resolve("logs/etcd.log")).isNotEmptyFile();
     assertThat(Files.readString(runDir.resolve("run.sh"))).contains("NATS_SERVER=nats://127.0.0.1:4222")
         .contains("ETCD_ENDPOINTS=http://127.0.0.1:2379");
+    assertThat(runDir.resolve("infra/etcd/member/snap/db")).as("Debian's etcd kept its store").isRegularFile();
+    assertThat(Files.readString(runDir.resolve("logs/etcd.log"))).contains("etcdmain: etcd Version: ");
+    assertThat(Files.readString(runDir.resolve("logs/nats-server.log"))).contains("Starting JetStream").doesNotContain("emulated");
+    String frontend = Files.readString(runDir.resolve("logs/router.log"));
+    assertThat(frontend).contains("dynamo.frontend (emulated): connected to NATS at 127.0.0.1:4222, JetStream ");
+    for (String sidecar : List.of("logs/sidecar-0.log", "logs/sidecar-1.log")) {
+      assertThat(Files.readString(runDir.resolve(sidecar))).as(sidecar)
+          .contains("dynamo.sglang.sidecar (emulated): connected to NATS at 127.0.0.1:4222, JetStream ")
+          .contains("dynamo.sglang.sidecar (emulated): registered ");
+    }
   }
 
   /**

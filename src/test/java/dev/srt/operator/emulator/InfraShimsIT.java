@@ -14,10 +14,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.srt.operator.testinfra.TestHosts;
 
 /**
  * etcd, nats-server and a disaggregated Dynamo deployment through the installed shims, as a
- * rendered script starts them (the seed's etcd and NATS flags), on free ports.
+ * rendered script starts them (the seed's etcd and NATS flags), on free ports: once on Debian's
+ * etcd and nats-server, which the shims run where the host has them, once on the stand-ins.
  */
 class InfraShimsIT {
   static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
@@ -40,7 +42,37 @@ class InfraShimsIT {
   }
 
   @Test
-  void aDisaggregatedDynamoDeploymentRunsOnTheEmulatedEtcdAndNats() throws Exception {
+  void aDisaggregatedDynamoDeploymentRunsOnDebiansEtcdAndNats() throws Exception {
+    String etcd = TestHosts.program("etcd", "apt-get install etcd-server (.ci/install-deps.sh installs it)");
+    String nats = TestHosts.program("nats-server", "apt-get install nats-server (.ci/install-deps.sh installs it)");
+    String out = deploy(Map.of("PATH", bin + File.pathSeparator + Path.of(nats).getParent() + File.pathSeparator
+        + Path.of(etcd).getParent() + File.pathSeparator + System.getenv("PATH")));
+    assertThat(out).contains("{\"health\":\"true\"");
+    assertThat(tmp.resolve("etcd/member/snap/db")).as("etcd's own store").isRegularFile();
+    assertThat(Files.readString(tmp.resolve("logs/etcd.log"))).contains("etcd Version: " + version(etcd, "--version"));
+    assertThat(Files.readString(tmp.resolve("logs/nats.log"))).contains("Starting JetStream").doesNotContain("emulated");
+  }
+
+  @Test
+  void aDisaggregatedDynamoDeploymentRunsOnTheStandIns() throws Exception {
+    String out = deploy(Map.of("PATH", bin + File.pathSeparator + System.getenv("PATH"), ShimInstaller.STAND_INS_VAR, "1"));
+    assertThat(out).contains("{\"health\":\"true\",\"reason\":\"\"}");
+    assertThat(tmp.resolve("etcd/member/srt-emulated-etcd.json")).isRegularFile();
+    assertThat(Files.readString(tmp.resolve("logs/nats.log"))).contains("(emulated by srt-operator)");
+  }
+
+  /** The first line {@code program args} prints, without its "etcd Version: " or "nats-server: v" prefix. */
+  private static String version(String program, String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(program));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String first = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().findFirst().orElse("");
+    p.waitFor();
+    return first.replaceFirst("^etcd Version: ", "");
+  }
+
+  /** Runs the deployment with {@code extraEnv}; returns its output, having asserted what both kinds of server give. */
+  private String deploy(Map<String, String> extraEnv) throws Exception {
     Map<String, String> env = new HashMap<>();
     for (String p : new String[] {"ETCD", "PEER", "NATS", "NATSMON", "P0", "P1", "G0", "G1", "B0", "F"}) {
       env.put(p, Integer.toString(freePort()));
@@ -91,7 +123,7 @@ class InfraShimsIT {
     Path log = tmp.resolve("deploy.log");
     ProcessBuilder pb = new ProcessBuilder("bash", file.toString()).directory(tmp.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile());
-    pb.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
+    pb.environment().putAll(extraEnv);
     pb.environment().remove("SRT_EMULATOR_STATE");
     pb.environment().put("RUN", tmp.toString());
     pb.environment().putAll(env);
@@ -105,7 +137,6 @@ class InfraShimsIT {
     assertThat(done).as(out).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out)
-        .contains("{\"health\":\"true\",\"reason\":\"\"}")
         .contains("INFO \n")
         .contains("\"component\":\"prefill\"").contains("\"component\":\"backend\"")
         .contains("\"content\":\"ready\"")
@@ -115,5 +146,6 @@ class InfraShimsIT {
         .as("the canary went through the prefill and the decode engine").hasSize(2).allMatch(l -> l.endsWith(" 1.0"));
     assertThat(Files.isDirectory(tmp.resolve("etcd/member"))).isTrue();
     assertThat(Files.isDirectory(tmp.resolve("nats/jetstream"))).isTrue();
+    return out;
   }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -22,45 +23,56 @@ import org.junit.jupiter.api.TestFactory;
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
-class GoldenScriptsTest {
+public class GoldenScriptsTest {
   static final Path GOLDEN = Path.of("src/test/resources/golden");
 
-  @TestFactory
-  Stream<DynamicTest> scriptsMatchTheGoldenFiles() {
-    boolean update = Boolean.getBoolean("golden.update");
-    List<DynamicTest> tests = new ArrayList<>();
+  /** One golden script: its name and the plan it is rendered from. */
+  public record Golden(String name, Mode mode, java.util.concurrent.Callable<RunPlan> plan) {}
+
+  public static List<Golden> goldens() {
+    List<Golden> out = new ArrayList<>();
     Map<String, Path> sets = Map.of("", Examples.COMPARISON, "disagg-", Examples.DISAGG);
     for (String prefix : List.of("", "disagg-")) {
       List<String> arms = prefix.isEmpty() ? List.of("sgl-router", "dynamo-kv", "dynamo-kv-policy") : List.of("dynamo-kv", "dynamo-kv-policy");
       for (String arm : arms) {
         for (Mode mode : Mode.values()) {
-          tests.add(DynamicTest.dynamicTest(prefix + arm + " " + mode.id(), () -> {
-            compare(update, prefix + arm, Examples.plan(sets.get(prefix), arm, mode));
-          }));
+          out.add(new Golden(prefix + arm, mode, () -> Examples.plan(sets.get(prefix), arm, mode)));
         }
       }
     }
-    // The Model Gateway arm over eight TP1 workers.
     for (Mode mode : Mode.values()) {
-      tests.add(DynamicTest.dynamicTest("sgl-model-gateway " + mode.id(), () ->
-          compare(update, "sgl-model-gateway", Examples.plan(Examples.GATEWAY, "sgl-model-gateway", mode))));
-    }
-    // A load ladder: engines and router once, the benchmark once per level.
-    for (Mode mode : Mode.values()) {
-      tests.add(DynamicTest.dynamicTest("router-capacity " + mode.id(), () ->
-          compare(update, "router-capacity", Examples.plan(Examples.CAPACITY, "cache-aware", mode))));
-    }
-    // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
-    String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");
-    for (Mode mode : Mode.values()) {
-      tests.add(DynamicTest.dynamicTest("dynamo-kv-nats " + mode.id(), () -> {
+      // The Model Gateway arm over eight TP1 workers.
+      out.add(new Golden("sgl-model-gateway", mode, () -> Examples.plan(Examples.GATEWAY, "sgl-model-gateway", mode)));
+      // A load ladder: engines and router once, the benchmark once per level.
+      out.add(new Golden("router-capacity", mode, () -> Examples.plan(Examples.CAPACITY, "cache-aware", mode)));
+      // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
+      out.add(new Golden("dynamo-kv-nats", mode, () -> {
+        String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");
         RunPlan plan = Planner.plan(Examples.parse(nats).comparisons().get(0),
             Examples.cluster(mode == Mode.SLURM ? Examples.SLURM_CLUSTER : Examples.DIRECT_CLUSTER), "dynamo-kv", mode);
         assertThat(plan.processes()).extracting(p -> p.name()).contains("nats-server");
-        compare(update, "dynamo-kv-nats", plan);
+        return plan;
       }));
     }
-    return tests.stream();
+    return out;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> scriptsMatchTheGoldenFiles() {
+    boolean update = Boolean.getBoolean("golden.update");
+    return goldens().stream().map(g -> DynamicTest.dynamicTest(g.name() + " " + g.mode().id(), () -> compare(update, g.name(), g.plan().call())));
+  }
+
+  /** A router kind registered without a golden script in each mode fails here: reviewers see every kind's script. */
+  @Test
+  void everyRegisteredRouterKindHasAGoldenScriptInEachMode() throws Exception {
+    Map<Mode, java.util.Set<String>> covered = new java.util.EnumMap<>(Mode.class);
+    for (Golden g : goldens()) {
+      covered.computeIfAbsent(g.mode(), m -> new java.util.TreeSet<>()).add(g.plan().call().frontend());
+    }
+    for (Mode mode : Mode.values()) {
+      assertThat(covered.get(mode)).as(mode.id()).containsAll(dev.srt.operator.config.FrontendRules.all().keySet());
+    }
   }
 
   private static void compare(boolean update, String name, RunPlan plan) throws java.io.IOException {

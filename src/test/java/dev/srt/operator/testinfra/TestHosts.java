@@ -329,6 +329,22 @@ public final class TestHosts {
     require(problem, hint, System.getenv(REQUIRED_VAR));
   }
 
+  /**
+   * The path of {@code name} on PATH (or in /usr/sbin, where Debian puts some daemons), skipping
+   * the test without it (failing it with {@code SRT_E2E_REQUIRED=1}).
+   */
+  public static String program(String name, String hint) {
+    List<String> dirs = new java.util.ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)));
+    dirs.add("/usr/sbin");
+    for (String d : dirs) {
+      if (!d.isEmpty() && java.nio.file.Files.isExecutable(Path.of(d, name)) && !java.nio.file.Files.isDirectory(Path.of(d, name))) {
+        return Path.of(d, name).toString();
+      }
+    }
+    require(name + " is not installed", hint);
+    throw new IllegalStateException("unreachable: require skipped or failed the test");
+  }
+
   static void require(String problem, String hint, String required) {
     if (problem == null) {
       return;
