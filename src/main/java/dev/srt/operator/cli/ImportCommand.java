@@ -43,6 +43,10 @@ public final class ImportCommand implements Callable<Integer> {
       description = "Resolve $NAME and $${NAME} in recipe values from this environment (repeatable); not for secrets.")
   List<String> env = new ArrayList<>();
 
+  @Option(names = "--trace-dir", paramLabel = "DIR",
+      description = "The GPU host's directory holding srtctl's benchmark traces (mooncake-router's <workload>_trace.jsonl).")
+  String traceDir;
+
   /** Where --env values come from: this process's environment (a test gives its own). */
   Function<String, String> environment = System::getenv;
 
@@ -50,7 +54,7 @@ public final class ImportCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, String> given = new LinkedHashMap<>();
     env.forEach(n -> given.put(n, environment.apply(n)));
-    RecipeImport.Result r = RecipeImport.run(recipes, name, given, clusterOut != null);
+    RecipeImport.Result r = RecipeImport.run(recipes, name, given, clusterOut != null, traceDir);
     // Every line names files and recipe values: escaped, so that none can add a line or move the cursor.
     r.ignored().forEach(l -> System.err.println(Echo.escape(l)));
     r.notes().forEach(n -> System.err.println("note: " + Echo.escape(n)));

@@ -114,10 +114,11 @@ final class Finish {
 
   /**
    * srtctl's benchmark: a custom command keeps working (an aiperf {@code --goodput} in it becomes
-   * spec.slo), sa-bench becomes a load ladder ({@link SaBench}); the other built-in types are not
-   * imported.
+   * spec.slo), sa-bench becomes a load ladder ({@link SaBench}), mooncake-router the aiperf replay
+   * of its trace ({@link MooncakeRouter}, read from {@code traceDir}); the other built-in types are
+   * not imported.
    */
-  static void workload(Recipe r, Draft d, EnvReferences env) {
+  static void workload(Recipe r, Draft d, EnvReferences env, String traceDir) {
     String type = r.text("benchmark.type");
     Problem.Location at = r.locate("benchmark.type");
     SaBench.sweep(r, d);
@@ -125,10 +126,14 @@ final class Finish {
       SaBench.workload(r, d);
       return;
     }
+    if ("mooncake-router".equals(type)) {
+      MooncakeRouter.workload(r, d, traceDir);
+      return;
+    }
     if (!"custom".equals(type)) {
-      String hint = "router".equals(type) || "mooncake-router".equals(type)
-          ? ": write the trace replay as type: custom with its aiperf command (its --goodput, e.g. \"time_to_first_token:2000 "
-              + "inter_token_latency:25\" as mooncake-router sets, becomes spec.slo)"
+      String hint = "router".equals(type)
+          ? ": it runs Dynamo's prefix-ratio benchmark (benchmarks/router/prefix_ratio_benchmark.py), a sweep over shared-prefix "
+              + "ratios rather than over load; write it as type: custom with its command, or use sa-bench or mooncake-router"
           : ": write the benchmark as type: custom with its command";
       d.problems.add(Problem.error("benchmark.type", (type == null || type.equals("manual")
           ? "manual (srtctl's default) runs no benchmark, and an arm needs one" : type + " is not imported") + hint).at(at));

@@ -44,19 +44,20 @@ public final class RecipeImport {
 
   private RecipeImport() {}
 
-  /** As {@link #run(List, String, Map, boolean)}, with the GpuCluster skeleton. */
+  /** As {@link #run(List, String, Map, boolean, String)}, with the GpuCluster skeleton and no trace directory. */
   public static Result run(List<Path> files, String name, Map<String, String> env) {
-    return run(files, name, env, true);
+    return run(files, name, env, true, null);
   }
 
   /**
    * @param name the comparison's name, or null for the recipes' directory name
    * @param env the variables given with --env, and their values: the only ones resolved
    * @param withCluster whether the GpuCluster skeleton is written (and so validated, and the comparison against it)
+   * @param traceDir the GPU host's directory of srtctl's benchmark traces (mooncake-router), or null
    */
-  public static Result run(List<Path> files, String name, Map<String, String> env, boolean withCluster) {
+  public static Result run(List<Path> files, String name, Map<String, String> env, boolean withCluster, String traceDir) {
     EnvReferences refs = new EnvReferences(env);
-    Result r = map(files, name, refs);
+    Result r = map(files, name, refs, traceDir);
     if (!r.refused()) {
       r = validated(r, withCluster);
     }
@@ -81,7 +82,7 @@ public final class RecipeImport {
   }
 
   /** The mapping alone, before what it writes is validated. */
-  static Result map(List<Path> files, String name, EnvReferences refs) {
+  static Result map(List<Path> files, String name, EnvReferences refs, String traceDir) {
     List<Problem> problems = new ArrayList<>(refs.problems());
     if (!problems.isEmpty()) {
       return refused(problems, List.of(), List.of());
@@ -109,7 +110,7 @@ public final class RecipeImport {
     first.leaves.values().stream().filter(l -> !Fairness.routing(l.path())).forEach(l -> SharedFields.map(l, d));
     Finish.healthCheck(first, d);
     Finish.kvEvents(first, d, disaggregated(d.spec));
-    Finish.workload(first, d, refs);
+    Finish.workload(first, d, refs, traceDir);
     ArrayNode arms = Draft.NODES.arrayNode();
     List<Recipe> dynamoArms = new ArrayList<>();
     Set<String> names = new HashSet<>();

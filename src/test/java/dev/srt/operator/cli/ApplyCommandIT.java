@@ -300,6 +300,50 @@ class ApplyCommandIT {
   }
 
   /**
+   * srtctl's mooncake-router benchmark, imported (its trace from --trace-dir, its goodput
+   * thresholds as the SLO) and applied: aiperf replays the trace on its schedule through the
+   * Model Gateway, and the run is judged against the recipe's thresholds.
+   */
+  @Test
+  void anImportedMooncakeRouterRecipeReplaysItsTraceAgainstItsThresholds() throws Exception {
+    String recipe = Files.readString(Path.of("examples/srtctl/gateway-vs-dynamo/gateway.yaml"));
+    String custom = recipe.substring(recipe.indexOf("benchmark:\n"), recipe.indexOf("frontend:\n"));
+    Path recipeFile = tmp.resolve("gateway.yaml");
+    Files.writeString(recipeFile, recipe.replace(custom, """
+        benchmark:
+          type: mooncake-router
+          mooncake_workload: conversation
+          ttft_threshold_ms: 2000
+          itl_threshold_ms: 25
+        """).replace("  agg_workers: 8", "  agg_workers: 2").replace("agg_workers: 8", "agg_workers: 2"));
+    Path traces = Files.createDirectories(tmp.resolve("traces"));
+    StringBuilder trace = new StringBuilder();
+    for (int i = 0; i < 24; i++) {
+      // four conversations whose turns share their first blocks, a request every 100 ms
+      trace.append("{\"timestamp\": ").append(i * 100).append(", \"input_length\": 640, \"output_length\": 12, \"hash_ids\": [")
+          .append(i % 4).append(", ").append(100 + i % 4).append(", ").append(1000 + i).append("]}\n");
+    }
+    Files.writeString(traces.resolve("conversation_trace.jsonl"), trace.toString());
+    Path comparison = tmp.resolve("mooncake.yaml");
+    Result imported = run("import", recipeFile.toString(), "--trace-dir", traces.toString(), "--name", "mooncake",
+        "--out-file", comparison.toString());
+    assertThat(imported.code()).as(imported.toString()).isZero();
+
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString());
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    assertThat(r.out()).contains("1/1 arms succeeded");
+    Path run = Files.list(workDir.resolve("default/mooncake/sgl-model-gateway")).findFirst().orElseThrow();
+    assertThat(Files.readString(run.resolve("run.sh"))).contains("--input-file " + traces.resolve("conversation_trace.jsonl"),
+        "--custom-dataset-type mooncake_trace", "--fixed-schedule");
+    assertThat(Files.readString(comparison)).contains("ttftMs: 2000", "itlMs: 25");
+    var json = dev.srt.operator.emulator.Json.parse(report("-f", comparison.toString(), "--cluster", cluster("").toString(), "-o", "json").out());
+    var results = json.path("arms").get(0).path("runs").get(0).path("results");
+    assertThat(results.path("completed").asInt()).as(json.toString()).isEqualTo(24);
+    assertThat(results.has("goodput_ratio")).as("judged against the recipe's thresholds: " + results).isTrue();
+  }
+
+  /**
    * Prefill/decode: both Dynamo arms of the disaggregated example run end to end, each over one
    * prefill and one decode engine coupled to their sidecars, with etcd as Dynamo's discovery.
    */

@@ -97,7 +97,7 @@ class ImportLoadLadderTest {
   }
 
   @Test
-  void anAiperfGoodputIsTheSloAndTheTraceReplayTypesSayHowToImportThem() throws IOException {
+  void anAiperfGoodputIsTheSloAndTheRouterBenchmarkIsRefusedSayingWhy() throws IOException {
     ImportRun.Result r = importWith(CUSTOM.replace("--ui none",
         "--ui none --goodput \"time_to_first_token:2000 inter_token_latency:25\""), "");
     assertThat(r.code()).as(r.toString()).isZero();
@@ -106,9 +106,66 @@ class ImportLoadLadderTest {
     assertThat(rc.getSpec().slo.itlMs).isEqualTo(25.0);
     assertThat(r.err()).contains("spec.slo from the command's --goodput");
 
-    ImportRun.Result mooncake = importWith("benchmark: {type: mooncake-router}\n", "");
-    assertThat(mooncake.code()).isEqualTo(1);
-    assertThat(mooncake.err()).contains("benchmark.type: mooncake-router is not imported: write the trace replay as type: custom",
-        "becomes spec.slo");
+    ImportRun.Result router = importWith("benchmark: {type: router}\n", "");
+    assertThat(router.code()).isEqualTo(1);
+    assertThat(router.err()).contains("benchmark.type: router is not imported: it runs Dynamo's prefix-ratio benchmark");
+  }
+
+  private ImportRun.Result importMooncake(String benchmark, String... more) throws IOException {
+    Path file = ImportRun.write(tmp, "arm.yaml", ImportRun.RECIPE.replace(CUSTOM, benchmark));
+    List<String> args = new java.util.ArrayList<>(List.of(file.toString(), "--out-file", tmp.resolve("out.yaml").toString(),
+        "--name", "mooncake"));
+    args.addAll(List.of(more));
+    return ImportRun.run(Map.of(), args.toArray(String[]::new));
+  }
+
+  /** mooncake-router: aiperf replays the trace at its timestamps, its goodput thresholds are the SLO. */
+  @Test
+  void mooncakeRouterIsTheAiperfReplayOfItsTraceWithItsThresholdsAsTheSlo() throws IOException {
+    ImportRun.Result r = importMooncake("""
+        benchmark:
+          type: mooncake-router
+          mooncake_workload: toolagent
+          ttft_threshold_ms: 1500
+          itl_threshold_ms: 30
+        """, "--trace-dir", "/data/traces/");
+
+    assertThat(r.code()).as(r.toString()).isZero();
+    RouterComparison rc = written();
+    assertThat(rc.getSpec().workload.tool).isEqualTo("aiperf");
+    assertThat(rc.getSpec().workload.args).containsEntry("input-file", "/data/traces/toolagent_trace.jsonl")
+        .containsEntry("custom-dataset-type", "mooncake_trace").containsEntry("fixed-schedule", true)
+        .containsEntry("warmup-request-count", 20L);
+    assertThat(rc.getSpec().slo.ttftMs).isEqualTo(1500.0);
+    assertThat(rc.getSpec().slo.itlMs).isEqualTo(30.0);
+    assertThat(r.err()).contains("download https://raw.githubusercontent.com/kvcache-ai/Mooncake/main/FAST25-release/traces/"
+        + "toolagent_trace.jsonl there");
+
+    // srtctl's defaults: the conversation trace, 2,000 ms and 25 ms
+    ImportRun.Result defaults = importMooncake("benchmark: {type: mooncake-router}\n", "--trace-dir", "/data/traces");
+    assertThat(defaults.code()).as(defaults.toString()).isZero();
+    RouterComparison d = written();
+    assertThat(d.getSpec().workload.args).containsEntry("input-file", "/data/traces/conversation_trace.jsonl");
+    assertThat(d.getSpec().slo.ttftMs).isEqualTo(2000.0);
+    assertThat(d.getSpec().slo.itlMs).isEqualTo(25.0);
+  }
+
+  @Test
+  void mooncakeRouterWithoutATraceDirectoryOrWithBadValuesIsRefusedNamingTheField() throws IOException {
+    ImportRun.Result noDir = importMooncake("benchmark: {type: mooncake-router}\n");
+    assertThat(noDir.code()).isEqualTo(1);
+    assertThat(noDir.err()).contains("benchmark.type: mooncake-router replays the conversation trace, which srtctl downloads",
+        "give it with --trace-dir DIR (the trace is read as DIR/conversation_trace.jsonl)");
+    assertThat(tmp.resolve("out.yaml")).doesNotExist();
+
+    ImportRun.Result bad = importMooncake("benchmark: {type: mooncake-router, mooncake_workload: chat, itl_threshold_ms: -5}\n",
+        "--trace-dir", "/data/traces");
+    assertThat(bad.code()).isEqualTo(1);
+    assertThat(bad.err()).contains("benchmark.mooncake_workload: chat is not one of srtctl's traces: mooncake, conversation, "
+        + "synthetic, toolagent", "benchmark.itl_threshold_ms: -5 must be a positive number of milliseconds");
+
+    ImportRun.Result relative = importMooncake("benchmark: {type: mooncake-router}\n", "--trace-dir", "traces");
+    assertThat(relative.code()).isEqualTo(1);
+    assertThat(relative.err()).contains("--trace-dir: traces must be an absolute path on the GPU host");
   }
 }
