@@ -189,25 +189,12 @@ final class ArmRunner {
     if (stopRequested) {
       return null;
     }
-    RunPlan plan = plan(arm);
-    Submissions.Prepared prepared = Submissions.Prepared.of(comparison, cluster, plan);
-    RunRef ref = ref(arm, runId);
-    Run run = new Run(ref, plan, clock.instant());
-    run.repetition = repetition;
-    run.repetitions = repetitions;
+    Run run = newRun(arm, repetition, repetitions, runId);
     current = run;
     try {
-      try {
-        run.record = Submissions.submit(host, ref, prepared, secrets, clock.instant());
-      } catch (HostException e) {
-        run.record = Submissions.unsubmitted(host, ref, prepared, run.started);
-        run.hostError = e;
-        run.status = RunTracker.submitFailed(run.record, e.getMessage(), clock.instant());
-        run.ended = clock.instant();
+      if (!submitted(run, null)) {
         return run;
       }
-      run.jobId = run.record.jobId();
-      run.status = RunTracker.submitted(run.record);
       listener.submitted(run, new Submission(run.jobId, run.record.foundExisting()));
       try {
         follow(run, listener);
@@ -231,23 +218,33 @@ final class ArmRunner {
    * submission is in {@link Run#hostError}.
    */
   Run submit(String arm, int repetition, int repetitions, String runId, RunFiles.After after) {
-    RunPlan plan = plan(arm);
-    RunRef ref = ref(arm, runId);
-    Run run = new Run(ref, plan, clock.instant());
+    Run run = newRun(arm, repetition, repetitions, runId);
+    submitted(run, after);
+    return run;
+  }
+
+  private Run newRun(String arm, int repetition, int repetitions, String runId) {
+    Run run = new Run(ref(arm, runId), plan(arm), clock.instant());
     run.repetition = repetition;
     run.repetitions = repetitions;
-    Submissions.Prepared prepared = Submissions.Prepared.of(comparison, cluster, plan);
+    return run;
+  }
+
+  /** The one submit step of both: true when the host took the run; else the arm has failed with {@link Run#hostError}. */
+  private boolean submitted(Run run, RunFiles.After after) {
+    Submissions.Prepared prepared = Submissions.Prepared.of(comparison, cluster, run.plan);
     try {
-      run.record = Submissions.submit(host, ref, prepared, secrets, clock.instant(), after);
+      run.record = Submissions.submit(host, run.ref, prepared, secrets, clock.instant(), after);
       run.jobId = run.record.jobId();
       run.status = RunTracker.submitted(run.record);
+      return true;
     } catch (HostException e) {
-      run.record = Submissions.unsubmitted(host, ref, prepared, run.started);
+      run.record = Submissions.unsubmitted(host, run.ref, prepared, run.started);
       run.hostError = e;
       run.status = RunTracker.submitFailed(run.record, e.getMessage(), clock.instant());
       run.ended = clock.instant();
+      return false;
     }
-    return run;
   }
 
   /**

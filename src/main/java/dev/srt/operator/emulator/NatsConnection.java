@@ -181,15 +181,7 @@ final class NatsConnection implements AutoCloseable {
   }
 
   private String line() throws IOException {
-    StringBuilder b = new StringBuilder();
-    for (int c; (c = in.read()) >= 0; ) {
-      if (c == '\n') {
-        int n = b.length();
-        return n > 0 && b.charAt(n - 1) == '\r' ? b.substring(0, n - 1) : b.toString();
-      }
-      b.append((char) c);
-    }
-    return b.length() == 0 ? null : b.toString();
+    return NatsServer.readLine(in);
   }
 
   private static void sleep(long millis) throws IOException {

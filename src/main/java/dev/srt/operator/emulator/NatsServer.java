@@ -371,7 +371,8 @@ public final class NatsServer implements EmulatedProcess {
     out.flush();
   }
 
-  private static String readLine(InputStream in) throws IOException {
+  /** One protocol line without its CRLF; null at the end of the stream. */
+  static String readLine(InputStream in) throws IOException {
     StringBuilder b = new StringBuilder();
     for (int c; (c = in.read()) >= 0; ) {
       if (c == '\n') {
