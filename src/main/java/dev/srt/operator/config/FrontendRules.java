@@ -28,6 +28,22 @@ public interface FrontendRules {
   void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated);
 
   /**
+   * The {@code frontend.type} of srtctl recipes that {@code srt-operator import} turns into this
+   * kind; null when srtctl has no such frontend.
+   */
+  default String srtctlType() {
+    return type();
+  }
+
+  /**
+   * A few words on what srtctl calls this kind, for the importer's messages (empty when its
+   * {@link #srtctlType} is this kind's own name).
+   */
+  default String srtctlDescription() {
+    return "";
+  }
+
+  /**
    * The ports the router of this kind binds on the first node besides the router port (a separate
    * metrics listener): part of the {@link PortTable} that every range of a run must avoid.
    */

@@ -3,6 +3,7 @@ package dev.srt.operator.importer;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.srt.operator.config.FrontendRules;
 import dev.srt.operator.config.Problem;
 import java.util.Locale;
 import java.util.Map;
@@ -14,9 +15,8 @@ import java.util.Set;
  * {@link Finish} writes them once, after checking that the Dynamo arms agree on them.
  */
 final class ArmFields {
-  /** srtctl's frontend types and the router kinds they become. */
-  static final Map<String, String> FRONTEND_TYPES = Map.of("sgl-router", "sgl-router", "dynamo", "dynamo",
-      "sglang", "sgl-model-gateway");
+  /** srtctl's frontend types and the router kinds they become: each registered kind names its own. */
+  static final Map<String, String> FRONTEND_TYPES = frontendTypes();
   /** Dynamo fields that are one for the whole comparison: the install and the planes. */
   static final Set<String> SHARED_DYNAMO = Set.of("install", "version", "hash", "top_of_tree", "wheel", "request_plane",
       "event_plane", "sidecar_port", "sidecar_startup_timeout", "cargo_patches");
@@ -24,6 +24,18 @@ final class ArmFields {
       "crate_subdir", "crateSubdir", "package", "package", "config", "config", "features", "features");
 
   private ArmFields() {}
+
+  private static Map<String, String> frontendTypes() {
+    Map<String, String> types = new java.util.LinkedHashMap<>();
+    FrontendRules.all().values().stream().filter(k -> k.srtctlType() != null).forEach(k -> types.put(k.srtctlType(), k.type()));
+    return java.util.Collections.unmodifiableMap(types);
+  }
+
+  /** "sgl-router, dynamo, sglang (the SGLang Model Gateway)": what the message of an unknown type lists. */
+  private static String importedTypes() {
+    return String.join(", ", FrontendRules.all().values().stream().filter(k -> k.srtctlType() != null)
+        .map(k -> k.srtctlType() + (k.srtctlDescription().isEmpty() ? "" : " (" + k.srtctlDescription() + ")")).toList());
+  }
 
   /** srtctl's default frontend is dynamo. */
   static String srtctlType(Recipe r) {
@@ -43,7 +55,7 @@ final class ArmFields {
     }
     if (kind == null) {
       d.problems.add(Problem.error("frontend.type", (r.get("frontend.type") == null ? "" : type + " is ")
-          + "not a router srt-operator compares; srtctl frontend types it imports: sgl-router, dynamo, sglang (the SGLang Model Gateway)")
+          + "not a router srt-operator compares; srtctl frontend types it imports: " + importedTypes())
           .at(r.locate("frontend.type")));
     }
     Draft.set(arm, "frontend", "type", TextNode.valueOf(kind == null ? type : kind));

@@ -59,6 +59,17 @@ public final class SglModelGatewayFrontend implements Frontend {
     return TYPE;
   }
 
+  /** srtctl's {@code frontend.type: sglang}: python -m sglang_router.launch_router. */
+  @Override
+  public String srtctlType() {
+    return "sglang";
+  }
+
+  @Override
+  public String srtctlDescription() {
+    return "the SGLang Model Gateway";
+  }
+
   @Override
   public List<PortTable.Block> routerPorts() {
     return List.of(new PortTable.Block("Model Gateway Prometheus port", METRICS_PORT, METRICS_PORT));
