@@ -170,19 +170,21 @@ public final class ShimInstaller {
    * etcd and nats-server: the host's own program when its PATH has one besides this shim (Debian's
    * {@code etcd-server} and {@code nats-server} packages), else the stand-in. Decided when the run
    * starts, on the host and with the run's PATH, so that a host without them still runs an arm.
+   * Directories of emulator shims (this one, or another install's) are passed over: they hold the
+   * emulated-host marker, and two shims must not hand the call to each other.
    */
   private String infra(String name) {
     return header(name) + """
         if [[ "${STAND_INS:-}" != 1 ]]; then
-          self=$(cd -- "$(dirname -- "$0")" && pwd -P)
           IFS=: read -r -a dirs <<<"${PATH}"
           for d in "${dirs[@]}"; do
-            if [[ -n "$d" && -x "$d/NAME" && ! -d "$d/NAME" && "$(cd -- "$d" 2>/dev/null && pwd -P)" != "$self" ]]; then
+            if [[ -n "$d" && -x "$d/NAME" && ! -d "$d/NAME" && ! -e "$d/MARKER" ]]; then
               exec "$d/NAME" "$@"
             fi
           done
         fi
-        """.replace("STAND_INS", STAND_INS_VAR).replace("NAME", name) + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
+        """.replace("STAND_INS", STAND_INS_VAR).replace("MARKER", HostCheck.EMULATED_HOST).replace("NAME", name)
+        + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
   }
 
   private String python() {

@@ -61,6 +61,27 @@ class InfraShimsIT {
     assertThat(Files.readString(tmp.resolve("logs/nats.log"))).contains("(emulated by srt-operator)");
   }
 
+  /** Two emulator installs on PATH never hand etcd to each other: the call reaches the real one. */
+  @Test
+  void anotherInstallsShimsArePassedOverOnTheWayToTheRealProgram() throws Exception {
+    String etcd = TestHosts.program("etcd", "apt-get install etcd-server (.ci/install-deps.sh installs it)");
+    Path other = tmp.resolve("other/bin");
+    ShimInstaller.forPath(new JavaLauncher(Path.of(System.getProperty("java.home"), "bin", "java"), JAR), other,
+        tmp.resolve("other/state"), System.getenv("PATH")).install(other);
+    ProcessBuilder pb = new ProcessBuilder("etcd", "--version").redirectErrorStream(true);
+    pb.environment().put("PATH", bin + File.pathSeparator + other + File.pathSeparator + Path.of(etcd).getParent()
+        + File.pathSeparator + System.getenv("PATH"));
+    Process p = pb.start();
+    boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+    if (!ended) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+    assertThat(ended).as("the shims sent the call back and forth").isTrue();
+    assertThat(new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+        .startsWith("etcd Version: " + version(etcd, "--version"));
+  }
+
   /** The first line {@code program args} prints, without its "etcd Version: " or "nats-server: v" prefix. */
   private static String version(String program, String... args) throws Exception {
     java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(program));
