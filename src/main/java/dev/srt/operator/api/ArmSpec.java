@@ -9,10 +9,10 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "size(self.name) <= 63 && self.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
     message = "must be a DNS label: lower-case letters, digits and '-', at most 63 characters", fieldPath = ".name")
-@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.policyCatalog) || self.frontend.type == 'dynamo'",
-    message = "dynamo.policyCatalog requires frontend.type: dynamo", fieldPath = ".dynamo.policyCatalog")
-@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecar) || self.frontend.type == 'dynamo'",
-    message = "dynamo.sidecar requires frontend.type: dynamo", fieldPath = ".dynamo.sidecar")
+@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.policyCatalog) || self.frontend.type in " + FrontendType.CEL_POLICY_CATALOG,
+    message = "dynamo.policyCatalog requires a frontend.type in " + FrontendType.CEL_POLICY_CATALOG, fieldPath = ".dynamo.policyCatalog")
+@ValidationRule(value = "!has(self.dynamo) || !has(self.dynamo.sidecar) || self.frontend.type in " + FrontendType.CEL_SIDECARS,
+    message = "dynamo.sidecar requires a frontend.type in " + FrontendType.CEL_SIDECARS, fieldPath = ".dynamo.sidecar")
 public class ArmSpec {
   /**
    * Arm name: a DNS label, unique within the comparison. Used in job names, run directories and

@@ -11,8 +11,8 @@ import java.util.Map;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!(has(self.binary) && has(self.source))", message = "set at most one of binary and source", fieldPath = ".source")
-@ValidationRule(value = "self.type == 'sgl-router' || (!has(self.binary) && !has(self.source))",
-    message = "binary and source are only for frontend.type: sgl-router (Dynamo comes from spec.dynamo)", fieldPath = ".type")
+@ValidationRule(value = "self.type in " + FrontendType.CEL_ROUTER_BUILD + " || (!has(self.binary) && !has(self.source))",
+    message = "binary and source are only for a frontend.type in " + FrontendType.CEL_ROUTER_BUILD, fieldPath = ".type")
 @ValidationRule(value = "!has(self.binary) || self.binary.startsWith('/')", message = "must be an absolute host path", fieldPath = ".binary")
 @ValidationRule(value = "!has(self.source) || self.source.startsWith('/')", message = "must be an absolute host path", fieldPath = ".source")
 /*

@@ -16,8 +16,9 @@ import java.util.List;
     message = "arm names must be unique", fieldPath = ".arms")
 @ValidationRule(value = "self.arms.all(a, a.frontend.type != 'sgl-router' || !has(self.backend) || !has(self.backend.type) || self.backend.type == 'sglang')",
     message = "frontend.type: sgl-router needs backend.type: sglang", fieldPath = ".backend")
-@ValidationRule(value = "self.arms.all(a, a.frontend.type != 'sgl-router') || !(has(self.resources.prefillNodes) || has(self.resources.decodeNodes) || has(self.resources.prefillWorkers) || has(self.resources.decodeWorkers) || has(self.resources.gpusPerPrefill) || has(self.resources.gpusPerDecode))",
-    message = "frontend.type: sgl-router routes an aggregate worker pool only; remove the prefill/decode fields", fieldPath = ".resources")
+@ValidationRule(value = "self.arms.all(a, a.frontend.type in " + FrontendType.CEL_PREFILL_DECODE + ") || !(has(self.resources.prefillNodes) || has(self.resources.decodeNodes) || has(self.resources.prefillWorkers) || has(self.resources.decodeWorkers) || has(self.resources.gpusPerPrefill) || has(self.resources.gpusPerDecode))",
+    message = "prefill/decode workers are routed by a frontend.type in " + FrontendType.CEL_PREFILL_DECODE
+        + " only; remove the prefill/decode fields or the other arms", fieldPath = ".resources")
 @ValidationRule(value = "self.arms.all(a, a.frontend.type != 'dynamo' || has(self.dynamo))",
     message = "an arm with frontend.type: dynamo needs spec.dynamo", fieldPath = ".dynamo")
 @ValidationRule(value = "self.arms.all(a, !has(a.dynamo) || !has(a.dynamo.policyCatalog) || (has(self.dynamo) && has(self.dynamo.hash)))",

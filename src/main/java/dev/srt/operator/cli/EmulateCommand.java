@@ -3,7 +3,7 @@ package dev.srt.operator.cli;
 import dev.srt.operator.emulator.AiPerf;
 import dev.srt.operator.emulator.BenchServing;
 import dev.srt.operator.emulator.BuildTools;
-import dev.srt.operator.emulator.DynamoFrontend;
+import dev.srt.operator.emulator.EmulatedRouters;
 import dev.srt.operator.emulator.DynamoSidecar;
 import dev.srt.operator.emulator.EmulatedProcess;
 import dev.srt.operator.emulator.EmulatorState;
@@ -11,8 +11,6 @@ import dev.srt.operator.emulator.EtcdServer;
 import dev.srt.operator.emulator.JavaLauncher;
 import dev.srt.operator.emulator.NatsServer;
 import dev.srt.operator.emulator.ProcessLifecycle;
-import dev.srt.operator.emulator.SglModelGateway;
-import dev.srt.operator.emulator.SglRouter;
 import dev.srt.operator.emulator.SglangWorker;
 import dev.srt.operator.emulator.ShimInstaller;
 import java.nio.file.Path;
@@ -40,8 +38,6 @@ import picocli.CommandLine.Unmatched;
     subcommands = {
       EmulateCommand.Worker.class,
       EmulateCommand.Router.class,
-      EmulateCommand.Gateway.class,
-      EmulateCommand.Frontend.class,
       EmulateCommand.Sidecar.class,
       EmulateCommand.Etcd.class,
       EmulateCommand.Nats.class,
@@ -86,31 +82,23 @@ public final class EmulateCommand implements Runnable {
     }
   }
 
-  @Command(name = "sgl-router", description = "The experimental Rust sgl-router (arm 1).")
+  @Command(name = "router", description = "router KIND ARGS...: the router of a frontend.type (sgl-router, dynamo, "
+      + "sgl-model-gateway), as the emulated host's sgl-router, python3 -m dynamo.frontend ... start it.")
   static final class Router extends Program {
     @Override
     public Integer call() {
-      if (args.equals(java.util.List.of("--version")) || args.equals(java.util.List.of("-V"))) {
-        System.out.println(SglRouter.VERSION_LINE);
+      EmulatedRouters.Router router = args.isEmpty() ? null : EmulatedRouters.of(args.get(0)).orElse(null);
+      if (router == null) {
+        System.err.println("emulate router: the first argument is a router kind: "
+            + String.join(", ", EmulatedRouters.ALL.stream().map(EmulatedRouters.Router::kind).toList()));
+        return 2;
+      }
+      List<String> rest = args.subList(1, args.size());
+      if (router.versionLine() != null && (rest.equals(List.of("--version")) || rest.equals(List.of("-V")))) {
+        System.out.println(router.versionLine());
         return 0;
       }
-      return serve("sgl-router", () -> new SglRouter(SglRouter.Options.parse(args, System.err)));
-    }
-  }
-
-  @Command(name = "sgl-model-gateway", description = "python3 -m sglang_router.launch_router (the SGLang Model Gateway).")
-  static final class Gateway extends Program {
-    @Override
-    public Integer call() {
-      return serve("sglang_router.launch_router", () -> new SglModelGateway(SglModelGateway.Options.parse(args, System.err), env));
-    }
-  }
-
-  @Command(name = "dynamo-frontend", description = "python3 -m dynamo.frontend (arms 2 and 3).")
-  static final class Frontend extends Program {
-    @Override
-    public Integer call() {
-      return serve("dynamo.frontend", () -> new DynamoFrontend(DynamoFrontend.Options.parse(args, env, System.err), env, System.err));
+      return serve(router.program(), () -> router.factory().make(rest, env, System.err));
     }
   }
 

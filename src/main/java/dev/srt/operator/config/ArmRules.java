@@ -39,6 +39,7 @@ final class ArmRules {
       FrontendRules.checkArm(out, p + ".frontend", arm.frontend, spec, disaggregated);
       DynamoRules.arm(out, p, arm, arm.frontend == null ? null : arm.frontend.type, spec, disaggregated);
     }
+    KvEventRules.requireReader(out, spec);
   }
 
   /**
@@ -52,8 +53,9 @@ final class ArmRules {
     }
     for (int i = 0; i < spec.arms.size(); i++) {
       ArmSpec arm = spec.arms.get(i);
-      // A Dynamo arm with a binary is already an error of its own (the frontend comes from spec.dynamo).
-      if (arm != null && arm.frontend != null && arm.frontend.binary != null && !"dynamo".equals(arm.frontend.type)) {
+      // A kind that takes no binary refuses one already (FrontendRules).
+      if (arm != null && arm.frontend != null && arm.frontend.binary != null
+          && FrontendRules.has(arm.frontend.type, FrontendRules.Capability.ROUTER_BUILD)) {
         out.add(Problem.error("spec.arms[" + i + "].frontend.binary", "a direct host builds the router from source in the run, "
             + "so that the comparison declares what it runs: drop frontend.binary and set frontend.source "
             + "(a prebuilt router is for mode: slurm only)"));

@@ -45,8 +45,8 @@ final class DynamoRules {
   /** {@code spec.arms[i].dynamo} ({@code p} is the arm's path) of an arm of frontend {@code type}. */
   static void arm(List<Problem> out, String p, ArmSpec arm, String type, RouterComparisonSpec spec, boolean disaggregated) {
     if (arm.dynamo != null) {
-      if (arm.dynamo.sidecar != null && !"dynamo".equals(type)) {
-        out.add(Problem.error(p + ".dynamo.sidecar", "requires frontend.type: dynamo"));
+      if (arm.dynamo.sidecar != null && !FrontendRules.has(type, FrontendRules.Capability.SIDECARS)) {
+        out.add(Problem.error(p + ".dynamo.sidecar", "requires " + FrontendRules.typesWith(FrontendRules.Capability.SIDECARS)));
       }
       if (arm.dynamo.sidecar != null) {
         Rules.flagList(out, p + ".dynamo.sidecar.args", arm.dynamo.sidecar.args);
@@ -63,8 +63,8 @@ final class DynamoRules {
   }
 
   private static void policyCatalog(List<Problem> out, String p, PolicyCatalogSpec c, String frontendType, DynamoSpec dynamo) {
-    if (!"dynamo".equals(frontendType)) {
-      out.add(Problem.error(p, "requires frontend.type: dynamo"));
+    if (!FrontendRules.has(frontendType, FrontendRules.Capability.POLICY_CATALOG)) {
+      out.add(Problem.error(p, "requires " + FrontendRules.typesWith(FrontendRules.Capability.POLICY_CATALOG)));
     }
     if (dynamo == null || dynamo.hash == null) {
       out.add(Problem.error(p, "requires a pinned source build: set spec.dynamo.hash"));

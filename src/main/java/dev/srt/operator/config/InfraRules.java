@@ -81,7 +81,8 @@ final class InfraRules {
   }
 
   private static boolean hasSidecar(ArmSpec arm) {
-    return arm != null && arm.frontend != null && "dynamo".equals(arm.frontend.type) && arm.dynamo != null && arm.dynamo.sidecarEnabled();
+    return arm != null && arm.frontend != null && FrontendRules.has(arm.frontend.type, FrontendRules.Capability.SIDECARS)
+        && arm.dynamo != null && arm.dynamo.sidecarEnabled();
   }
 
   private static void executable(List<Problem> out, String p, String value) {

@@ -33,4 +33,18 @@ public final class KvEventRules {
         + (spec.backend != null && spec.backend.kvEvents != null ? "is disabled" : "is not set")
         + ": the workers publish none, so the router sees no cache state and decides on load alone"));
   }
+
+  /**
+   * Warns at {@code spec.backend.kvEvents} when the workers publish KV events that no arm's router
+   * kind can route on: the publishing costs the engines a little and measures nothing.
+   */
+  static void requireReader(List<Problem> out, RouterComparisonSpec spec) {
+    if (!published(spec) || spec.arms == null || spec.arms.isEmpty()
+        || spec.arms.stream().anyMatch(a -> a == null || a.frontend == null || !FrontendRules.all().containsKey(a.frontend.type)
+            || FrontendRules.has(a.frontend.type, FrontendRules.Capability.KV_EVENTS))) {
+      return;
+    }
+    out.add(Problem.warning("spec.backend.kvEvents", "the workers publish KV events, but no arm's router reads them ("
+        + FrontendRules.typesWith(FrontendRules.Capability.KV_EVENTS) + " can): disable them, or add an arm that routes on them"));
+  }
 }

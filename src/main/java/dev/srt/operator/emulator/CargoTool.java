@@ -44,7 +44,7 @@ final class CargoTool {
         #!/usr/bin/env bash
         # sgl-router built by the srt-operator emulator's cargo from %s
         exec %s "$@"
-        """.formatted(manifest, ctx.launcher().get().emulateCommand("sgl-router")));
+        """.formatted(manifest, ctx.launcher().get().emulateCommand("router", "sgl-router")));
     Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwxr-xr-x"));
     ctx.err().printf("   Compiling sgl-router v0.1.0 (%s)%n", manifest.getParent());
     ctx.err().printf("    Finished `%s` profile [optimized] target(s) in 0.01s%n", profile);

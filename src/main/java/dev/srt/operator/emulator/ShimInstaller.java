@@ -48,11 +48,10 @@ public final class ShimInstaller {
     m.put("sglang.bench_serving", "bench-serving");
     m.put("sglang.benchmark.serving", "bench-serving");
     m.put("aiperf", "aiperf");
-    m.put("sglang_router.launch_router", "sgl-model-gateway");
-    m.put("dynamo.frontend", "dynamo-frontend");
     m.put("dynamo.sglang.sidecar", "dynamo-sidecar");
     m.put("maturin", "tool maturin");
     m.put("pip", "tool pip");
+    EmulatedRouters.ALL.stream().filter(EmulatedRouters.Router::pythonModule).forEach(r -> m.put(r.program(), "router " + r.kind()));
     return m;
   }
 
@@ -104,9 +103,9 @@ public final class ShimInstaller {
     shims.put("pip", tool("pip", "tool pip", ""));
     shims.put("pip3", tool("pip3", "tool pip", ""));
     shims.put("maturin", tool("maturin", "tool maturin", ""));
-    shims.put("sgl-router", tool("sgl-router", "sgl-router", ""));
     shims.put("aiperf", tool("aiperf", "aiperf", ""));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
+    EmulatedRouters.ALL.stream().filter(r -> !r.pythonModule()).forEach(r -> shims.put(r.program(), tool(r.program(), "router " + r.kind(), "")));
     shims.put("etcd", infra("etcd"));
     shims.put("nats-server", infra("nats-server"));
     shims.put("nvidia-smi", NVIDIA_SMI);

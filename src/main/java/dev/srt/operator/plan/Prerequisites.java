@@ -72,7 +72,7 @@ public final class Prerequisites {
   }
 
   private void cluster(GpuClusterSpec c) {
-    boolean slurm = "slurm".equals(c.mode);
+    boolean slurm = c.mode() == Mode.SLURM;
     String partition = slurm && c.slurm != null ? c.slurm.partition : null;
     if (slurm) {
       for (String command : List.of("sbatch", "squeue", "scancel", "sinfo")) {

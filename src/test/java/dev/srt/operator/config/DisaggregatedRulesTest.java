@@ -100,6 +100,6 @@ class DisaggregatedRulesTest {
     List<Problem> p = problems("  arms:\n", "  arms:\n  - name: sgl-router\n    frontend: {type: sgl-router}\n");
     assertThat(p).filteredOn(Problem::isError).extracting(Problem::path, Problem::message).containsExactly(
         org.assertj.core.groups.Tuple.tuple("spec.arms[0].frontend.type", "frontend.type: sgl-router routes an aggregate worker pool only; "
-            + "its static --worker-urls discovery has no prefill/decode split (remove the prefill/decode resources)"));
+            + "frontend.type: dynamo routes prefill and decode workers (remove the prefill/decode resources)"));
   }
 }

@@ -154,7 +154,7 @@ class BuildToolsTest {
         "--bin", "sgl-router")).isZero();
     Path bin = tmp.resolve("target/release/sgl-router");
     assertThat(Files.isExecutable(bin)).isTrue();
-    assertThat(bin).content().contains("emulate sgl-router \"$@\"").contains(tmp.resolve("srt-operator.jar").toString());
+    assertThat(bin).content().contains("emulate router sgl-router \"$@\"").contains(tmp.resolve("srt-operator.jar").toString());
     assertThat(tool(tmp, "cargo", "build", "--release", "--manifest-path", "/x/other/Cargo.toml")).isEqualTo(101);
   }
 }

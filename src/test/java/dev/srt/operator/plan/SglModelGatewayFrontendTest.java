@@ -150,8 +150,7 @@ class SglModelGatewayFrontendTest {
     String disagg = gatewayOnly().replace("resources: {aggNodes: 1, aggWorkers: 8, gpusPerWorker: 1}",
         "resources: {prefillNodes: 1, decodeNodes: 1, prefillWorkers: 1, decodeWorkers: 1, gpusPerPrefill: 4, gpusPerDecode: 4}");
     assertThat(errors(disagg, "")).extracting(Problem::message).contains("frontend.type: sgl-model-gateway routes an aggregate "
-        + "worker pool only; srt-operator plans it over the topology's --worker-urls, not its --pd-disaggregation form "
-        + "(remove the prefill/decode resources)");
+        + "worker pool only; frontend.type: dynamo routes prefill and decode workers (remove the prefill/decode resources)");
   }
 
   private static String example() {
@@ -172,6 +171,19 @@ class SglModelGatewayFrontendTest {
   }
 
   /** The example without its Dynamo arm. */
+  @Test
+  void kvEventsThatNoArmReadsAreWarnedOfWhenEveryArmIsAGateway() {
+    assertThat(gatewayOnly()).contains("kvEvents: {publisher: zmq");
+    assertThat(problems(gatewayOnly(), "")).singleElement().satisfies(p -> {
+      assertThat(p.path()).isEqualTo("spec.backend.kvEvents");
+      assertThat(p.isError()).isFalse();
+      assertThat(p.message()).contains("no arm's router reads them (frontend.type: sgl-router or dynamo can)");
+    });
+    assertThat(problems(gatewayOnly().replace("    kvEvents: {publisher: zmq, topic: kv-events}\n", ""), "")).isEmpty();
+    // The example's Dynamo arm in KV mode reads them: no warning.
+    assertThat(problems(example(), "")).isEmpty();
+  }
+
   private static String gatewayOnly() {
     String yaml = example();
     return yaml.substring(0, yaml.indexOf("  - name: dynamo-kv\n")) + yaml.substring(yaml.indexOf("  execution:"));

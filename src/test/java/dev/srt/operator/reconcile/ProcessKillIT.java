@@ -41,7 +41,7 @@ class ProcessKillIT {
     List<Kill> kills = List.of(
         new Kill("engine", SGL_ROUTER, "emulate sglang-worker",
             pid -> "ProcessExited: worker-0 exited with code 137 (signal 9, KILL), pid "),
-        new Kill("sgl-router", SGL_ROUTER, "emulate sgl-router",
+        new Kill("sgl-router", SGL_ROUTER, "emulate router sgl-router",
             pid -> "ProcessExited: router exited with code 137 (signal 9, KILL), pid "),
         new Kill("benchmark", SGL_ROUTER, "emulate bench-serving",
             pid -> "BenchmarkFailed: the benchmark exited with code 137 (signal 9, KILL), pid "),
@@ -49,7 +49,7 @@ class ProcessKillIT {
             pid -> "worker-0: engine exited with code 137 (signal 9, KILL), pid " + pid + " (see logs/engine-0.log); stopping the sidecar"),
         new Kill("dynamo-sidecar", DYNAMO, "emulate dynamo-sidecar",
             pid -> "worker-0: sidecar exited with code 137 (signal 9, KILL), pid " + pid + " (see logs/sidecar-0.log); stopping the engine"),
-        new Kill("dynamo-frontend", DYNAMO, "emulate dynamo-frontend",
+        new Kill("dynamo-frontend", DYNAMO, "emulate router dynamo",
             pid -> "ProcessExited: router exited with code 137 (signal 9, KILL), pid "));
     host = OperatorOnTestHost.start("srt-kill-");
     host.cluster("box", "slurm", Map.of());

@@ -47,15 +47,22 @@ public final class DynamoFrontend implements Frontend {
   public String type() {
     return TYPE;
   }
+
+  @Override
+  public java.util.Set<Capability> capabilities() {
+    return java.util.Set.of(Capability.PREFILL_DECODE, Capability.POLICY_CATALOG, Capability.SIDECARS, Capability.KV_EVENTS);
+  }
+
+  /** Installed by the run from spec.dynamo, never a binary of the arm's. */
+  @Override
+  public RouterProgram routerProgram() {
+    return RouterProgram.module("dynamo.frontend");
+  }
   /** The Dynamo frontend's flags and what it needs of the spec: a Dynamo install, no router binary. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
     FlagVocabulary.check(out, FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS,
         "for the Dynamo frontend");
-    if (f.binary != null || f.source != null) {
-      out.add(Problem.error(p + (f.binary != null ? ".binary" : ".source"),
-          "only for frontend.type: sgl-router; the Dynamo frontend comes from spec.dynamo"));
-    }
     if (spec.dynamo == null) {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
@@ -133,7 +140,7 @@ public final class DynamoFrontend implements Frontend {
   @Override
   public ProcessSpec router(ArmContext ctx) {
     FrontendSpec f = ctx.arm().frontend;
-    List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", "dynamo.frontend", "--http-port", String.valueOf(PortMap.ROUTER)));
+    List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", routerProgram().name(), "--http-port", String.valueOf(PortMap.ROUTER)));
     argv.addAll(Flags.render(f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS));
     String policy = DynamoInstall.policyConfigPath(ctx);
     if (policy != null && !Flags.has(f.args, "router-policy-config")) {

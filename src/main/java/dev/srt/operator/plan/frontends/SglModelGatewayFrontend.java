@@ -59,6 +59,20 @@ public final class SglModelGatewayFrontend implements Frontend {
     return TYPE;
   }
 
+  /**
+   * None: srt-operator plans it over the topology's --worker-urls, not its --pd-disaggregation
+   * form, and its cache_aware policy reads no KV events.
+   */
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of();
+  }
+
+  @Override
+  public RouterProgram routerProgram() {
+    return RouterProgram.module(MODULE);
+  }
+
   /** srtctl's {@code frontend.type: sglang}: python -m sglang_router.launch_router. */
   @Override
   public String srtctlType() {
@@ -79,12 +93,7 @@ public final class SglModelGatewayFrontend implements Frontend {
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
     FlagVocabulary.check(out, FLAGS, p + ".args", f.args, MANAGED_ARGS, "for the Model Gateway");
-    StaticWorkerPool.requireAggregatedSglang(out, p, TYPE, spec, disaggregated,
-        "srt-operator plans it over the topology's --worker-urls, not its --pd-disaggregation form");
-    if (f.binary != null || f.source != null) {
-      out.add(Problem.error(p + (f.binary != null ? ".binary" : ".source"),
-          "only for frontend.type: sgl-router; the Model Gateway runs as python3 -m " + MODULE + " from the cluster's Python"));
-    }
+    StaticWorkerPool.requireSglang(out, p, TYPE, spec);
     if (f.args != null) {
       f.args.keySet().stream().filter(k -> OTHER_DISCOVERY.contains(Flags.normalize(k))
               || OTHER_DISCOVERY.contains(String.valueOf(FlagVocabulary.option(FLAGS, k)))).forEach(k -> out.add(Problem.error(

@@ -23,6 +23,7 @@ import dev.srt.operator.plan.ProcessSpec;
 import dev.srt.operator.plan.Role;
 import dev.srt.operator.plan.SglangEngine;
 import java.util.ArrayList;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ import java.util.TreeMap;
  */
 public final class SglRouterFrontend implements Frontend {
   public static final String TYPE = "sgl-router";
+  /** The router's program on PATH when the arm names neither a binary nor a source. */
+  static final String BINARY = "sgl-router";
   public static final String BUILD_STAGE = "sgl-router-build";
   /**
    * The {@code --policy} values of the experimental router: those of the pinned source
@@ -52,12 +55,25 @@ public final class SglRouterFrontend implements Frontend {
   public String type() {
     return TYPE;
   }
+
+  /**
+   * Its static --worker-urls discovery has no prefill/decode split; some policies read the
+   * workers' KV events; the arm names its binary or builds it from source.
+   */
+  @Override
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.KV_EVENTS, Capability.ROUTER_BUILD);
+  }
+
+  @Override
+  public RouterProgram routerProgram() {
+    return RouterProgram.binary(BINARY);
+  }
   /** The MANAGED flags, the router binary or source, and what sgl-router needs of the spec. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
     FlagVocabulary.check(out, FlagVocabulary.SGL_ROUTER, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
-    StaticWorkerPool.requireAggregatedSglang(out, p, TYPE, spec, disaggregated,
-        "its static --worker-urls discovery has no prefill/decode split");
+    StaticWorkerPool.requireSglang(out, p, TYPE, spec);
     if (f.binary != null && f.source != null) {
       out.add(Problem.error(p + ".source", "set at most one of binary and source"));
     }
@@ -174,7 +190,7 @@ public final class SglRouterFrontend implements Frontend {
     if (f.binary != null) {
       return f.binary;
     }
-    return f.source != null ? targetDir(ctx) + "/release/sgl-router" : "sgl-router";
+    return f.source != null ? targetDir(ctx) + "/release/sgl-router" : BINARY;
   }
 
   static String targetDir(ArmContext ctx) {

@@ -49,15 +49,10 @@ final class StaticWorkerPool {
    * What a router of {@code type} over this pool needs of the spec: SGLang workers, no
    * prefill/decode split ({@code whyAggregated} says why not).
    */
-  static void requireAggregatedSglang(List<Problem> out, String p, String type, RouterComparisonSpec spec,
-      boolean disaggregated, String whyAggregated) {
+  static void requireSglang(List<Problem> out, String p, String type, RouterComparisonSpec spec) {
     String backendType = spec.backend == null || spec.backend.type == null ? "sglang" : spec.backend.type;
     if (!"sglang".equals(backendType)) {
       out.add(Problem.error(p + ".type", "frontend.type: " + type + " needs backend.type: sglang"));
-    }
-    if (disaggregated) {
-      out.add(Problem.error(p + ".type", "frontend.type: " + type + " routes an aggregate worker pool only; "
-          + whyAggregated + " (remove the prefill/decode resources)"));
     }
   }
 
