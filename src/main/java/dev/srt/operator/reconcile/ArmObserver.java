@@ -1,48 +1,32 @@
 package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.host.RunRef;
-import dev.srt.operator.api.ArmPhase;
-import dev.srt.operator.run.ArmRuns;
-import dev.srt.operator.run.RunRecord;
 import dev.srt.operator.run.RunTracker;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * Brings each in-flight arm's status up to date from the poller's newest step of its run, which
- * replays the run against its record ({@link RunTracker}), never against today's spec: the arm may
- * have changed, left the spec, or the spec may no longer be valid.
+ * Takes what a reconcile decides from: the poller's newest step of each in-flight arm's run, which
+ * replays the run against its record ({@link RunTracker}), never against today's spec (the arm may
+ * have changed, left the spec, or the spec may no longer be valid), and the comparison's host
+ * actions. It reads and changes nothing.
  */
 final class ArmObserver {
-  private static final Logger LOG = LoggerFactory.getLogger(ArmObserver.class);
-
   private final RunObservations observations;
+  private final HostActions actions;
 
-  ArmObserver(RunObservations observations) {
+  ArmObserver(RunObservations observations, HostActions actions) {
     this.observations = observations;
+    this.actions = actions;
   }
 
-  /** Each in-flight run's newest status; a run that ended is recorded among its arm's runs and no longer watched. */
-  void observe(ComparisonState s) {
-    for (ArmStatus a : s.arms.values()) {
-      if (!a.phase().inFlight() || a.runId == null) {
-        continue;
+  Observation observe(ComparisonState s, Map<String, ArmStatus> arms) {
+    Map<String, RunTracker.Step> steps = new HashMap<>();
+    for (ArmStatus a : arms.values()) {
+      if (a.phase().inFlight() && a.runId != null) {
+        observations.latest(s.ref(a)).ifPresent(step -> steps.put(a.name, step));
       }
-      RunRef ref = s.ref(a);
-      if (s.host != null) {
-        observations.track(s.id, s.clusterKey(), s.host, ref, RunRecord.of(a), s.pollInterval());
-      }
-      observations.latest(ref).ifPresent(step -> {
-        ArmStatus fresh = ComparisonState.copy(step.status());
-        ArmRuns.carry(a, fresh);
-        s.arms.put(a.name, fresh);
-        ArmRuns.record(fresh);
-        if (step.ended()) {
-          observations.untrack(ref);
-          LOG.info("{} arm {}: run {} {}", s.who, a.name, a.runId, fresh.phase);
-        }
-      });
     }
+    return new Observation(steps, actions.snapshot(s.ns, s.name));
   }
 }

@@ -20,16 +20,18 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides what runs, and asks {@link HostActions} to do it on its own threads: cancels the runs
- * that must stop (arm removed or changed, suspend, rerun) and starts the next pending arm, one step
- * per reconcile (first the run id is recorded, then it is submitted), in the comparison's turn on a
- * shared direct host. It never calls a host itself: a decision whose action has not ended yet
- * leaves the arm as it is ("cancelling", "submitting"), and the reconcile that the action's end
- * wakes applies its outcome.
+ * Decides, from what a reconcile loaded and observed, each arm's next status and what must be done:
+ * it applies the runs' newest steps, cancels the runs that must stop (arm removed or changed,
+ * suspend, rerun) and starts the next pending arm, in two steps (first a run id is chosen and
+ * written, then that run is submitted), in the comparison's turn on a shared direct host. It calls
+ * no host and changes nothing but the {@link Decisions} it returns: a host call is an {@link Act},
+ * and an action that has not ended yet leaves the arm as it is ("cancelling", "submitting") until a
+ * later reconcile observes its outcome.
  */
 final class ArmScheduler {
   private static final Logger LOG = LoggerFactory.getLogger(ArmScheduler.class);
@@ -37,19 +39,50 @@ final class ArmScheduler {
   static final Duration RETRY = Duration.ofSeconds(15);
 
   private final KubernetesClient client;
-  private final RunObservations observations;
   private final ClusterQueue queue;
   private final SecretEnvResolver secretEnv;
-  private final EventRecorder events;
-  private final HostActions actions;
+  private final ComparisonPreflight preflight;
 
-  ArmScheduler(KubernetesClient client, RunObservations observations, ClusterQueue queue, EventRecorder events, HostActions actions) {
+  ArmScheduler(KubernetesClient client, ClusterQueue queue, ComparisonPreflight preflight) {
     this.client = client;
-    this.observations = observations;
     this.queue = queue;
     this.secretEnv = new SecretEnvResolver(client);
-    this.events = events;
-    this.actions = actions;
+    this.preflight = preflight;
+  }
+
+  /** The decisions of one reconcile from the arms {@code arms} (the loaded ones, or an earlier pass's) and what was seen. */
+  Decisions decide(ComparisonState s, Map<String, ArmStatus> arms, Observation seen) {
+    Decisions d = new Decisions(arms);
+    applyRuns(s, d, seen);
+    cancelWhatMustStop(s, d, seen);
+    d.prerequisites = preflight.assess(s, d.arms);
+    submitNext(s, d, seen);
+    return d;
+  }
+
+  /** Each in-flight run's newest status; a run that ended is recorded among its arm's runs and no longer watched. */
+  private static void applyRuns(ComparisonState s, Decisions d, Observation seen) {
+    for (ArmStatus a : new ArrayList<>(d.arms.values())) {
+      if (!a.phase().inFlight() || a.runId == null) {
+        continue;
+      }
+      RunRef ref = s.ref(a);
+      if (s.host != null) {
+        d.act(new Act.Track(s.id, s.clusterKey(), s.host, ref, RunRecord.of(a), s.pollInterval()));
+      }
+      RunTracker.Step step = seen.steps().get(a.name);
+      if (step == null) {
+        continue;
+      }
+      ArmStatus fresh = ComparisonState.copy(step.status());
+      ArmRuns.carry(a, fresh);
+      d.arms.put(a.name, fresh);
+      ArmRuns.record(fresh);
+      if (step.ended()) {
+        d.act(new Act.Untrack(ref));
+        LOG.info("{} arm {}: run {} {}", s.who, a.name, a.runId, fresh.phase);
+      }
+    }
   }
 
   /** The comparison needs its host no more (deleted): the next in line may start. */
@@ -61,10 +94,9 @@ final class ArmScheduler {
    * Cancels runs that must stop: suspended, rerun requested, spec changed, or arm removed. Returns
    * when to look again while a cancel failed (null: when an action ends or something changes).
    */
-  Duration cancelWhatMustStop(ComparisonState s) {
+  private static void cancelWhatMustStop(ComparisonState s, Decisions d, Observation seen) {
     boolean suspended = s.rc.getSpec() != null && s.rc.getSpec().suspended();
-    Duration again = null;
-    for (ArmStatus a : new ArrayList<>(s.arms.values())) {
+    for (ArmStatus a : new ArrayList<>(d.arms.values())) {
       if (a.phase() == ArmPhase.Cancelled && a.reason() == ArmReason.ArmRemoved) {
         continue; // reported already; kept in status until the spec changes again
       }
@@ -94,43 +126,37 @@ final class ArmScheduler {
           continue;
         }
         RunRef ref = s.ref(a);
-        if (actions.running(ref, Kind.SUBMIT)) {
+        if (seen.actions().running(ref, Kind.SUBMIT)) {
           // A cancel that overtook its submission would let the job start after it.
           a.message = "waiting for run " + runId + "'s submission to end before cancelling it (" + why + ")";
           continue;
         }
-        if (actions.outcome(ref, Kind.CANCEL) == null) {
-          observations.cancelling(ref);
-          RunHost host = s.host;
-          String jobId = a.jobId;
-          actions.request(s.id, ref, Kind.CANCEL, () -> {
-            host.cancel(ref, jobId);
-            return null;
-          });
-        }
-        HostActions.Outcome cancelled = actions.outcome(ref, Kind.CANCEL);
+        HostActions.Outcome cancelled = seen.actions().outcome(ref, Kind.CANCEL);
         if (cancelled == null) {
+          if (!seen.actions().running(ref, Kind.CANCEL)) {
+            d.act(new Act.Cancel(s.id, ref, s.host, a.jobId));
+          }
           a.message = "cancelling run " + runId + " (" + why + ")";
           continue;
         }
-        actions.forget(ref, Kind.CANCEL);
+        d.act(new Act.Forget(ref, Kind.CANCEL));
         if (!cancelled.ok()) {
           // Asked again by the next reconcile, woken after RETRY.
           a.message = "cancel failed (" + why + "), will retry: " + cancelled.failure().getMessage();
           LOG.warn("{} arm {}: cancel failed: {}", s.who, a.name, cancelled.failure().getMessage());
-          again = RETRY;
+          d.lookAgainWithin(RETRY);
           continue;
         }
-        observations.untrack(ref);
-        actions.forget(ref, Kind.SUBMIT);
+        d.act(new Act.Untrack(ref));
+        d.act(new Act.Forget(ref, Kind.SUBMIT));
         LOG.info("{} arm {}: cancelled run {} because {}", s.who, a.name, runId, why);
-        events.record(s.rc, EventReason.Cancelled, a.name, "arm " + a.name + ": run " + runId + " cancelled (" + reason + "): " + why);
+        d.act(new Act.Event(EventReason.Cancelled, a.name, "arm " + a.name + ": run " + runId + " cancelled (" + reason + "): " + why));
       }
       if (!s.specHasArm(a.name)) {
         if (hadRun) {
           end(s, a, ArmPhase.Cancelled, reason, "cancelled: " + why);
         } else {
-          s.arms.remove(a.name);
+          d.arms.remove(a.name);
         }
       } else if (!suspended) {
         ArmStatus next = ComparisonState.pending(a.name);
@@ -138,7 +164,7 @@ final class ArmScheduler {
           next.reason(reason);
           next.message = "run " + runId + " cancelled: " + why;
         }
-        s.arms.put(a.name, next);
+        d.arms.put(a.name, next);
       } else if (hadRun) {
         end(s, a, ArmPhase.Cancelled, reason, "cancelled: " + why);
       }
@@ -147,7 +173,7 @@ final class ArmScheduler {
       // A run the operator cancelled (suspend) runs again once nothing holds it; one whose job the
       // host ended (scancel, time limit, node failure) is Failed instead (RunTracker).
       // Its finished runs stay: the cancelled one is made again.
-      s.arms.replaceAll((n, a) -> {
+      d.arms.replaceAll((n, a) -> {
         if (a.phase() != ArmPhase.Cancelled || a.reason() == ArmReason.ArmRemoved) {
           return a;
         }
@@ -156,7 +182,6 @@ final class ArmScheduler {
         return again2;
       });
     }
-    return again;
   }
 
   private static void end(ComparisonState s, ArmStatus a, ArmPhase phase, ArmReason reason, String message) {
@@ -167,11 +192,16 @@ final class ArmScheduler {
   }
 
   /**
-   * Records a run id, then submits: one step per reconcile, so a restart never submits twice.
-   * Returns when to look again (null: when something changes).
+   * Chooses a run id, then, once the id is written, submits: a restart never submits twice, and
+   * never submits a run that no status names.
    */
-  Duration submitNext(ComparisonState s) {
-    boolean inFlight = s.arms.values().stream().anyMatch(a -> a.phase().inFlight());
+  private void submitNext(ComparisonState s, Decisions d, Observation seen) {
+    d.lookAgainWithin(nextStep(s, d, seen));
+  }
+
+  /** When to look again (null: when something changes). */
+  private Duration nextStep(ComparisonState s, Decisions d, Observation seen) {
+    boolean inFlight = d.arms.values().stream().anyMatch(a -> a.phase().inFlight());
     if (!s.specErrors.isEmpty() || (s.rc.getSpec() != null && s.rc.getSpec().suspended())) {
       if (!inFlight) {
         queue.leave(s.id);
@@ -183,27 +213,27 @@ final class ArmScheduler {
     }
     // A run id is only recorded in the comparison's turn: one recorded and not yet submitted still
     // holds the host after a restart, when the queue (in memory) starts empty.
-    boolean hasTurn = s.arms.values().stream().anyMatch(ArmRuns::holdsHost);
+    boolean hasTurn = d.arms.values().stream().anyMatch(ArmRuns::holdsHost);
     ClusterQueue.Place place = s.sharedHost() ? queue.want(s.clusterKey(), s.id, s.arrival(), hasTurn) : new ClusterQueue.Place(0, null);
     if (inFlight) {
       return Duration.ofMinutes(5);
     }
     if (s.clusterDeleting) {
       queue.leave(s.id);
-      s.clusterState = new ClusterState(false, ConditionReason.ClusterDeleting, "GpuCluster " + s.cluster.getMetadata().getName()
+      d.clusterState = new ClusterState(false, ConditionReason.ClusterDeleting, "GpuCluster " + s.cluster.getMetadata().getName()
           + " is being deleted: no new run starts on it");
       return null;
     }
     // A run whose id is recorded but not yet submitted goes first (the operator may have restarted
     // in between); else the next run of the schedule.
-    ArmStatus next = s.arms.values().stream().filter(a -> a.phase() == ArmPhase.Pending && a.runId != null
+    ArmStatus next = d.arms.values().stream().filter(a -> a.phase() == ArmPhase.Pending && a.runId != null
         && s.specHasArm(a.name)).findFirst().orElse(null);
-    Runs.Slot slot = next != null ? null : Runs.next(s.schedule(), arm -> ArmRuns.finished(s.arms.get(arm)));
+    Runs.Slot slot = next != null ? null : Runs.next(s.schedule(), arm -> ArmRuns.finished(d.arms.get(arm)));
     if (next == null && slot == null) {
       queue.leave(s.id);
       return null;
     }
-    if (s.prerequisites != null && !Boolean.TRUE.equals(s.prerequisites.met())) {
+    if (d.prerequisites != null && !Boolean.TRUE.equals(d.prerequisites.met())) {
       // Nothing is submitted to a host that lacks what the plans need; meanwhile another may use it.
       if (!hasTurn) {
         queue.leave(s.id);
@@ -212,13 +242,13 @@ final class ArmScheduler {
     }
     if (!place.mayStart()) {
       // Woken by the queue when the comparison ahead leaves it.
-      s.queued = new StatusAggregator.Queued(place.position(), place.holder().getNamespace().orElse("") + "/"
+      d.queued = new StatusAggregator.Queued(place.position(), place.holder().getNamespace().orElse("") + "/"
           + place.holder().getName(), s.cluster.getMetadata().getName());
       return null;
     }
     if (next == null) {
       // The arm's finished runs stay; the rest of its status is the new run's.
-      ArmStatus previous = s.arms.get(slot.arm());
+      ArmStatus previous = d.arms.get(slot.arm());
       if (previous != null && previous.phase() == ArmPhase.Pending) {
         next = previous; // keeps why it is pending again (a cancelled run's reason)
       } else {
@@ -232,16 +262,20 @@ final class ArmScheduler {
       next.specHash = s.specHash(next.name);
       next.message = "submitting run " + next.runId + (Runs.repetitions(s.rc.getSpec()) > 1
           ? " (repetition " + slot.repetition() + " of " + Runs.repetitions(s.rc.getSpec()) + ")" : "");
-      s.arms.put(next.name, next);
+      d.arms.put(next.name, next);
       return Duration.ofMillis(100);
     }
-    return submit(s, next);
+    if (!s.persisted(next.name, next.runId)) {
+      return Duration.ofMillis(100); // chosen in this reconcile: submitted once written
+    }
+    return submit(s, d, next, seen);
   }
 
   /** The submit of a recorded run: asked for, still running, or done (then applied). */
-  private Duration submit(ComparisonState s, ArmStatus next) {
+  private Duration submit(ComparisonState s, Decisions d, ArmStatus next, Observation seen) {
     RunRef ref = s.ref(next);
-    if (actions.outcome(ref, Kind.SUBMIT) == null && !actions.running(ref, Kind.SUBMIT)) {
+    HostActions.Outcome submitted = seen.actions().outcome(ref, Kind.SUBMIT);
+    if (submitted == null && !seen.actions().running(ref, Kind.SUBMIT)) {
       {
         // Everything the submit needs is read now, on the reconcile thread; the call reads the
         // secret variables' Secrets, stores the script's ConfigMap and submits on its own thread.
@@ -252,25 +286,24 @@ final class ArmScheduler {
         String arm = next.name;
         String runId = next.runId;
         java.time.Instant at = s.now;
-        actions.request(s.id, ref, Kind.SUBMIT, () -> {
+        d.act(new Act.Submit(s.id, ref, () -> {
           SecretEnvFile secrets = secretEnv.resolve(rc, cluster);
           ScriptConfigMaps.store(client, rc, arm, runId, prepared.scriptFileName(), prepared.script(), prepared.scriptHash(),
               prepared.planJson());
           return Submissions.submit(host, ref, prepared, secrets, at);
-        });
+        }));
       }
     }
-    HostActions.Outcome submitted = actions.outcome(ref, Kind.SUBMIT);
     if (submitted == null) {
       return Duration.ofMinutes(5); // woken when the submit ends
     }
-    actions.forget(ref, Kind.SUBMIT);
+    d.act(new Act.Forget(ref, Kind.SUBMIT));
     if (submitted.ok()) {
       RunRecord record = submitted.record();
       ArmStatus status = RunTracker.submitted(record);
       ArmRuns.carry(next, status);
-      s.arms.put(next.name, status);
-      observations.track(s.id, s.clusterKey(), s.host, ref, record, s.pollInterval());
+      d.arms.put(next.name, status);
+      d.act(new Act.Track(s.id, s.clusterKey(), s.host, ref, record, s.pollInterval()));
       LOG.info("{} arm {}: run {} submitted as job {}{}", s.who, next.name, next.runId, record.jobId(),
           record.foundExisting() ? " (found, not resubmitted)" : "");
       return Duration.ofMinutes(5);
@@ -283,13 +316,13 @@ final class ArmScheduler {
       return Duration.ofMinutes(1);
     }
     if (e instanceof SecretEnvResolver.Unresolved) {
-      s.secretEnvProblem = e.getMessage();
+      d.secretEnvProblem = e.getMessage();
       next.message = "not submitted: " + e.getMessage();
       LOG.warn("{} arm {}: not submitted: {}", s.who, next.name, e.getMessage());
       return Duration.ofSeconds(30);
     }
     if (e instanceof HostException h) {
-      s.clusterState = new ClusterState(false, HostFailures.reason(h.kind(), s.cluster.getSpec().mode()), e.getMessage());
+      d.clusterState = new ClusterState(false, HostFailures.reason(h.kind(), s.cluster.getSpec().mode()), e.getMessage());
     }
     next.message = "submit failed, will retry: " + e.getMessage();
     LOG.warn("{} arm {}: submit failed: {}", s.who, next.name, e.getMessage());

@@ -9,6 +9,7 @@ import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.Prerequisites;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.api.ArmPhase;
+import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -57,12 +58,13 @@ final class ComparisonPreflight implements AutoCloseable {
   }
 
   /**
-   * The condition for {@code s}: the last check's while it is of this spec and cluster (a new
+   * The condition for {@code s} with its arms at {@code arms}: the last check's while it is of this spec and cluster (a new
    * one starts when it is older than {@link #every}), else Unknown while one runs; null when the
    * comparison makes no more runs (invalid, suspended, done) or has no host that can be checked.
    */
-  PrerequisiteCondition assess(ComparisonState s) {
-    if (!s.specErrors.isEmpty() || s.host == null || !s.host.checksPrerequisites() || s.rc.getSpec() == null || s.rc.getSpec().suspended() || done(s)) {
+  PrerequisiteCondition assess(ComparisonState s, Map<String, ArmStatus> arms) {
+    if (!s.specErrors.isEmpty() || s.host == null || !s.host.checksPrerequisites() || s.rc.getSpec() == null || s.rc.getSpec().suspended()
+        || done(s, arms)) {
       return null;
     }
     String key = specKey(s.rc.getSpec()) + "|" + s.cluster.getMetadata().getUid() + "|" + specKey(s.cluster.getSpec());
@@ -112,10 +114,10 @@ final class ComparisonPreflight implements AutoCloseable {
   }
 
   /** Every run of every arm is finished: nothing is submitted any more. */
-  private static boolean done(ComparisonState s) {
+  private static boolean done(ComparisonState s, Map<String, ArmStatus> arms) {
     int repetitions = Runs.repetitions(s.rc.getSpec());
-    return s.arms.values().stream().noneMatch(a -> ArmPhase.of(a.phase).inFlight())
-        && s.rc.getSpec().arms.stream().allMatch(a -> s.arms.get(a.name) != null && ArmRuns.finished(s.arms.get(a.name)) >= repetitions);
+    return arms.values().stream().noneMatch(a -> ArmPhase.of(a.phase).inFlight())
+        && s.rc.getSpec().arms.stream().allMatch(a -> arms.get(a.name) != null && ArmRuns.finished(arms.get(a.name)) >= repetitions);
   }
 
   /** The comparison is gone. */

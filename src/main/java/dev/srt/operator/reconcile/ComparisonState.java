@@ -38,9 +38,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One reconciliation's view of a comparison: its spec problems, its GpuCluster and host, and the
- * status of every arm as it is being decided. The observer, the scheduler and the status recorder
- * each work on it in turn.
+ * What one reconcile knows of a comparison before it decides anything, fixed once loaded: its spec
+ * problems, its GpuCluster and host, the arms' statuses as last written (copies, which nothing
+ * changes), the cluster's reachability and whether a rerun was asked for. The observer reads the
+ * runs against it, the scheduler decides from it ({@link Decisions}), and the status is derived from
+ * it and the decisions ({@link StatusRecorder}).
  */
 final class ComparisonState {
   final RouterComparison rc;
@@ -50,124 +52,141 @@ final class ComparisonState {
   final String name;
   final ResourceID id;
   final long generation;
-  GpuCluster cluster;
-  List<Problem> specErrors = new ArrayList<>();
-  ClusterState clusterState;
-  RunHost host;
-  final Map<String, ArmStatus> arms = new LinkedHashMap<>();
-  String observedRerun;
-  boolean rerun;
+  final GpuCluster cluster;
+  final List<Problem> specErrors;
+  final ClusterState clusterState;
+  final RunHost host;
+  /** The arms as last written, in the spec's order, then removed arms still watched; never changed. */
+  final Map<String, ArmStatus> arms;
+  final String observedRerun;
+  final boolean rerun;
   /** The GpuCluster is being deleted: its runs are watched (and cancelled) but none is started. */
-  boolean clusterDeleting;
-  /** Waiting for the direct host that another comparison holds. */
-  StatusAggregator.Queued queued;
-  String secretEnvProblem;
-  /** What the host's prerequisite check says ({@link ComparisonPreflight}); null: not assessed. */
-  PrerequisiteCondition prerequisites;
+  final boolean clusterDeleting;
 
-  ComparisonState(RouterComparison rc, Instant now) {
-    this.rc = rc;
+  private ComparisonState(Loader l) {
+    this.rc = l.rc;
     this.who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
-    this.now = now;
+    this.now = l.now;
     this.ns = rc.getMetadata().getNamespace();
     this.name = rc.getMetadata().getName();
     this.id = ResourceID.fromResource(rc);
-    this.generation = rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration();
+    this.generation = l.generation;
+    this.cluster = l.cluster;
+    this.specErrors = List.copyOf(l.specErrors);
+    this.clusterState = l.clusterState;
+    this.host = l.host;
+    this.arms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(l.arms));
+    this.observedRerun = l.observedRerun;
+    this.rerun = l.rerun;
+    this.clusterDeleting = l.clusterDeleting;
   }
 
   /**
    * Reads the comparison, its previous arm statuses, its GpuCluster (by name, from {@code clusters})
    * and that cluster's host.
    */
-  void load(java.util.function.Function<String, GpuCluster> clusters, Hosts hosts, ClusterPolicy policy, RunObservations observations) {
-    RouterComparisonStatus old = rc.getStatus();
-    Map<String, ArmStatus> previous = new HashMap<>();
-    if (old != null && old.arms != null) {
-      old.arms.forEach(a -> previous.put(a.name, copy(a)));
+  static ComparisonState load(RouterComparison rc, Instant now, java.util.function.Function<String, GpuCluster> clusters, Hosts hosts,
+      ClusterPolicy policy, RunObservations observations) {
+    Loader l = new Loader(rc, now);
+    l.load(clusters, hosts, policy, observations);
+    return new ComparisonState(l);
+  }
+
+  /** The arms' statuses, each a fresh copy the caller may change. */
+  Map<String, ArmStatus> armsCopy() {
+    Map<String, ArmStatus> copy = new LinkedHashMap<>();
+    arms.forEach((n, a) -> copy.put(n, copy(a)));
+    return copy;
+  }
+
+  /**
+   * Whether {@code runId} is the arm's run id as last written: only such a run is submitted, so a
+   * crash between choosing an id and writing it never leaves a job that no status names.
+   */
+  boolean persisted(String arm, String runId) {
+    ArmStatus written = arms.get(arm);
+    return runId != null && written != null && runId.equals(written.runId);
+  }
+
+  private static final class Loader {
+    final RouterComparison rc;
+    final Instant now;
+    final long generation;
+    final String ns;
+    GpuCluster cluster;
+    List<Problem> specErrors = new ArrayList<>();
+    ClusterState clusterState;
+    RunHost host;
+    final Map<String, ArmStatus> arms = new LinkedHashMap<>();
+    String observedRerun;
+    boolean rerun;
+    boolean clusterDeleting;
+
+    Loader(RouterComparison rc, Instant now) {
+      this.rc = rc;
+      this.now = now;
+      this.ns = rc.getMetadata().getNamespace();
+      this.generation = rc.getMetadata().getGeneration() == null ? 0 : rc.getMetadata().getGeneration();
     }
-    for (ArmSpec arm : rc.getSpec() == null ? List.<ArmSpec>of() : rc.getSpec().arms) {
-      ArmStatus a = previous.remove(arm.name);
-      if (a != null) {
-        // A status written before runs were kept: its finished run is the arm's first.
-        ArmRuns.record(a);
+
+    void load(java.util.function.Function<String, GpuCluster> clusters, Hosts hosts, ClusterPolicy policy, RunObservations observations) {
+      RouterComparisonStatus old = rc.getStatus();
+      Map<String, ArmStatus> previous = new HashMap<>();
+      if (old != null && old.arms != null) {
+        old.arms.forEach(a -> previous.put(a.name, copy(a)));
       }
-      arms.put(arm.name, a != null ? a : pending(arm.name));
-    }
-    // Arms removed from the spec: keep watching one that still runs until it is cancelled, and
-    // keep reporting its cancellation until the spec changes again.
-    boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
-    previous.values().stream()
-        .filter(a -> ArmRuns.holdsHost(a) || (sameGeneration && a.reason() == ArmReason.ArmRemoved))
-        .forEach(a -> arms.put(a.name, a));
-    observedRerun = old == null ? null : old.observedRerun;
-    String token = annotation(Api.RERUN_ANNOTATION);
-    rerun = token != null && !token.equals(observedRerun);
-    if (rerun) {
-      observedRerun = token;
-    }
+      for (ArmSpec arm : rc.getSpec() == null ? List.<ArmSpec>of() : rc.getSpec().arms) {
+        ArmStatus a = previous.remove(arm.name);
+        if (a != null) {
+          // A status written before runs were kept: its finished run is the arm's first.
+          ArmRuns.record(a);
+        }
+        arms.put(arm.name, a != null ? a : pending(arm.name));
+      }
+      // Arms removed from the spec: keep watching one that still runs until it is cancelled, and
+      // keep reporting its cancellation until the spec changes again.
+      boolean sameGeneration = old != null && old.observedGeneration != null && old.observedGeneration == generation;
+      previous.values().stream()
+          .filter(a -> ArmRuns.holdsHost(a) || (sameGeneration && a.reason() == ArmReason.ArmRemoved))
+          .forEach(a -> arms.put(a.name, a));
+      observedRerun = old == null ? null : old.observedRerun;
+      String token = rc.getMetadata().getAnnotations() == null ? null : rc.getMetadata().getAnnotations().get(Api.RERUN_ANNOTATION);
+      rerun = token != null && !token.equals(observedRerun);
+      if (rerun) {
+        observedRerun = token;
+      }
 
-    String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
-    cluster = clusterName == null ? null : clusters.apply(clusterName);
-    specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
-    specErrors.addAll(policy.problems(rc, cluster));
-    if (cluster == null) {
-      clusterState = new ClusterState(false, ConditionReason.ClusterNotFound, "GpuCluster " + clusterName + " not found in namespace " + ns);
-      return;
+      String clusterName = rc.getSpec() == null || rc.getSpec().clusterRef == null ? null : rc.getSpec().clusterRef.name;
+      cluster = clusterName == null ? null : clusters.apply(clusterName);
+      specErrors = new ArrayList<>(Validator.validate(rc, cluster).stream().filter(Problem::isError).toList());
+      specErrors.addAll(policy.problems(rc, cluster));
+      if (cluster == null) {
+        clusterState = new ClusterState(false, ConditionReason.ClusterNotFound, "GpuCluster " + clusterName + " not found in namespace " + ns);
+        return;
+      }
+      List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
+      if (!clusterErrors.isEmpty()) {
+        clusterState = new ClusterState(false, ConditionReason.ClusterInvalid, "GpuCluster " + clusterName + ": "
+            + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
+        return;
+      }
+      var refusal = policy.refusal(cluster);
+      if (refusal.isPresent()) {
+        clusterState = new ClusterState(false, refusal.get().reason(), "GpuCluster " + clusterName + ": " + refusal.get().message());
+        return;
+      }
+      clusterDeleting = cluster.getMetadata().getDeletionTimestamp() != null;
+      try {
+        cluster = policy.preparer().prepare(cluster);
+        host = hosts.forCluster(cluster);
+        ClusterState polled = observations.clusterState(ns + "/" + cluster.getMetadata().getName());
+        clusterState = polled != null ? polled : new ClusterState(null, ConditionReason.Probing, "connecting to " + host.describe());
+      } catch (ClusterSecretException e) {
+        clusterState = new ClusterState(false, e.reason(), "GpuCluster " + clusterName + ": " + e.getMessage());
+      } catch (HostException e) {
+        clusterState = new ClusterState(false, HostFailures.reason(e.kind(), cluster.getSpec().mode()), e.getMessage());
+      }
     }
-    List<Problem> clusterErrors = Validator.validate(cluster).stream().filter(Problem::isError).toList();
-    if (!clusterErrors.isEmpty()) {
-      clusterState = new ClusterState(false, ConditionReason.ClusterInvalid, "GpuCluster " + clusterName + ": "
-          + clusterErrors.stream().map(Problem::describe).reduce((x, y) -> x + "; " + y).orElse(""));
-      return;
-    }
-    var refusal = policy.refusal(cluster);
-    if (refusal.isPresent()) {
-      clusterState = new ClusterState(false, refusal.get().reason(), "GpuCluster " + clusterName + ": " + refusal.get().message());
-      return;
-    }
-    clusterDeleting = cluster.getMetadata().getDeletionTimestamp() != null;
-    try {
-      cluster = policy.preparer().prepare(cluster);
-      host = hosts.forCluster(cluster);
-      ClusterState polled = observations.clusterState(clusterKey());
-      clusterState = polled != null ? polled : new ClusterState(null, ConditionReason.Probing, "connecting to " + host.describe());
-    } catch (ClusterSecretException e) {
-      clusterState = new ClusterState(false, e.reason(), "GpuCluster " + clusterName + ": " + e.getMessage());
-    } catch (HostException e) {
-      clusterState = new ClusterState(false, HostFailures.reason(e.kind(), cluster.getSpec().mode()), e.getMessage());
-    }
-  }
-
-  RouterComparisonStatus status() {
-    String current = arms.values().stream().filter(a -> a.phase().inFlight()).map(a -> a.name)
-        .findFirst().orElse(null);
-    RouterComparisonStatus s = withRerun(StatusAggregator.aggregate(rc.getStatus(), new StatusAggregator.Inputs(generation, specErrors,
-        clusterState, rc.getSpec() != null && rc.getSpec().suspended(), new ArrayList<>(arms.values()), current, null,
-        secretEnvProblem, queued, rc.getSpec() == null ? 1 : Runs.repetitions(rc.getSpec()), prerequisites), now));
-    return withVerdicts(s);
-  }
-
-  /** The verdicts of the arms' finished runs against the baseline, and the seed of a randomized order. */
-  RouterComparisonStatus withVerdicts(RouterComparisonStatus s) {
-    if (rc.getSpec() == null || rc.getSpec().arms.isEmpty()) {
-      return s;
-    }
-    List<String> names = rc.getSpec().arms.stream().map(a -> a.name).toList();
-    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
-    names.forEach(n -> runs.put(n, arms.get(n) == null || arms.get(n).runs == null ? List.of() : arms.get(n).runs));
-    ComparisonReport report = ArmRuns.report(name, rc.getSpec(), names, runs);
-    s.baseline = report.baseline;
-    s.verdicts = runs.values().stream().anyMatch(l -> !l.isEmpty()) ? report.verdicts : new ArrayList<>();
-    s.seed = Runs.randomized(rc.getSpec()) ? seed() : null;
-    StatusAggregator.factsDiffer(s, FactChecks.message(report.factChecks), now);
-    StatusBudget.ladder(s, report, rc.getSpec());
-    StatusBudget.compact(s, rc.getSpec());
-    return s;
-  }
-
-  RouterComparisonStatus withRerun(RouterComparisonStatus s) {
-    s.observedRerun = observedRerun;
-    return s;
   }
 
   /** Every run the spec asks for, in its order; stable across restarts (seeded by the object's identity and generation). */
@@ -212,10 +231,6 @@ final class ComparisonState {
 
   Duration pollInterval() {
     return Durations.parse(cluster.getSpec().pollInterval, Duration.ofSeconds(5));
-  }
-
-  String annotation(String key) {
-    return rc.getMetadata().getAnnotations() == null ? null : rc.getMetadata().getAnnotations().get(key);
   }
 
   static ArmStatus pending(String arm) {

@@ -44,7 +44,23 @@ final class HostActions implements AutoCloseable {
     }
   }
 
-  private record Key(RunRef run, Kind kind) {}
+  record Key(RunRef run, Kind kind) {}
+
+  /** The actions of one comparison at one moment: those running and the outcomes not yet acted on. */
+  record Snapshot(java.util.Set<Key> running, Map<Key, Outcome> done) {
+    Snapshot {
+      running = java.util.Set.copyOf(running);
+      done = Map.copyOf(done);
+    }
+
+    boolean running(RunRef run, Kind kind) {
+      return running.contains(new Key(run, kind));
+    }
+
+    Outcome outcome(RunRef run, Kind kind) {
+      return done.get(new Key(run, kind));
+    }
+  }
 
   private final Consumer<ResourceID> wake;
   private final Clock clock;
@@ -114,6 +130,18 @@ final class HostActions implements AutoCloseable {
     if (owner != null) {
       wake.accept(owner);
     }
+  }
+
+  /** The actions of comparison {@code comparison} in {@code namespace}, now. */
+  synchronized Snapshot snapshot(String namespace, String comparison) {
+    java.util.function.Predicate<Key> mine = k -> k.run().namespace().equals(namespace) && k.run().comparison().equals(comparison);
+    Map<Key, Outcome> outcomes = new HashMap<>();
+    done.forEach((k, o) -> {
+      if (mine.test(k)) {
+        outcomes.put(k, o);
+      }
+    });
+    return new Snapshot(running.keySet().stream().filter(mine).collect(java.util.stream.Collectors.toSet()), outcomes);
   }
 
   /** Whether the action runs now. */

@@ -42,11 +42,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives the arms of a RouterComparison one at a time on their GpuCluster. Each reconcile loads a
- * {@link ComparisonState}, lets the {@link ArmObserver} bring in-flight runs up to date and the
- * {@link ArmScheduler} cancel and submit, then hands the derived status to its listeners (events,
- * metrics) and writes it if it changed. It never waits for a host: {@link RunObservations} polls
- * the runs and wakes it when something changed.
+ * Drives the arms of a RouterComparison one at a time on their GpuCluster. Each reconcile observes,
+ * decides, acts and records: it loads a {@link ComparisonState}, the {@link ArmObserver} takes an
+ * {@link Observation} of the runs and host actions, the {@link ArmScheduler} returns its
+ * {@link Decisions}, the {@link DecisionExecutor} performs them (host calls on threads of their
+ * own), and the {@link StatusRecorder} derives the status, which goes to the listeners (events,
+ * metrics) and is written if it changed. It never waits for a host: {@link RunObservations} polls
+ * the runs and {@link HostActions} runs the calls, and each wakes it when something changed.
  */
 @ControllerConfiguration(name = "routercomparison", finalizerName = Api.FINALIZER, generationAwareEventProcessing = false)
 public class RouterComparisonReconciler implements Reconciler<RouterComparison>, Cleaner<RouterComparison> {
@@ -62,6 +64,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   private final RunObservations observations;
   private final ArmObserver observer;
   private final ArmScheduler scheduler;
+  private final DecisionExecutor executor;
   private final HostActions actions;
   /** How long a deletion waits before it looks again at cancels that failed. */
   private final Backoff cleanupBackoff = new Backoff(Duration.ofSeconds(4), Duration.ofMinutes(5), 2.0, 0.2);
@@ -88,10 +91,11 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     this.clock = clock;
     this.metrics = metrics;
     this.observations = new RunObservations(wakeUps::propagateEvent, startingPoll, clock);
-    this.observer = new ArmObserver(observations);
     this.actions = new HostActions(wakeUps::propagateEvent, clock, hostCalls);
-    this.scheduler = new ArmScheduler(client, observations, new ClusterQueue(wakeUps::propagateEvent), events, actions);
+    this.observer = new ArmObserver(observations, actions);
     this.preflight = new ComparisonPreflight(wakeUps::propagateEvent, clock, ComparisonPreflight.EVERY);
+    this.scheduler = new ArmScheduler(client, new ClusterQueue(wakeUps::propagateEvent), preflight);
+    this.executor = new DecisionExecutor(observations, actions, events);
     this.listeners = List.of(new TransitionEvents(events), new ArmMetrics(metrics));
   }
 
@@ -135,24 +139,30 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     return observations;
   }
 
-  /** Load, observe, cancel what must stop, submit the next arm, then record the status. */
+  /** How many times one reconcile decides: again after host actions that ended while it acted. */
+  static final int MAX_PASSES = 3;
+
+  /** Load, observe, decide, act, then record the status. */
   @Override
   public UpdateControl<RouterComparison> reconcile(RouterComparison rc, Context<RouterComparison> context) {
     metrics.counter("srt_reconciles_total", "kind", "RouterComparison").increment();
     RouterComparisonStatus old = rc.getStatus();
-    ComparisonState state = new ComparisonState(rc, clock.instant());
-    state.load(name -> cluster(rc, context, name), hosts, policy, observations);
-    observer.observe(state);
-    Duration retryCancel = scheduler.cancelWhatMustStop(state);
-    state.prerequisites = preflight.assess(state);
-    Duration again = earliest(retryCancel, scheduler.submitNext(state));
-    RouterComparisonStatus next = state.status();
+    ComparisonState state = ComparisonState.load(rc, clock.instant(), name -> cluster(rc, context, name), hosts, policy, observations);
+    Decisions decided = null;
+    for (int pass = 1; pass <= MAX_PASSES; pass++) {
+      var arms = decided == null ? state.armsCopy() : decided.arms;
+      decided = scheduler.decide(state, arms, observer.observe(state, arms));
+      if (!executor.perform(rc, decided.acts)) {
+        break;
+      }
+    }
+    RouterComparisonStatus next = StatusRecorder.status(state, decided);
     listeners.forEach(l -> l.changed(rc, old, next));
     if (!sameStatus(old, next)) {
       writeStatus(rc, context, next);
     }
     UpdateControl<RouterComparison> control = UpdateControl.noUpdate();
-    return again == null ? control : control.rescheduleAfter(again);
+    return decided.again == null ? control : control.rescheduleAfter(decided.again);
   }
 
   /**
@@ -204,11 +214,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         for (ArmStatus a : running) {
           RunRef ref = ref(rc, a);
           if (actions.outcome(ref, HostActions.Kind.CANCEL) == null) {
-            observations.cancelling(ref);
-            actions.request(id, ref, HostActions.Kind.CANCEL, () -> {
-              host.cancel(ref, a.jobId);
-              return null;
-            });
+            executor.perform(rc, List.of(new Act.Cancel(id, ref, host, a.jobId)));
           }
           HostActions.Outcome cancelled = actions.outcome(ref, HostActions.Kind.CANCEL);
           if (cancelled == null) {
@@ -263,10 +269,6 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
 
   private static RunRef ref(RouterComparison rc, ArmStatus a) {
     return new RunRef(rc.getMetadata().getNamespace(), rc.getMetadata().getName(), a.name, a.runId);
-  }
-
-  private static Duration earliest(Duration a, Duration b) {
-    return a == null ? b : b == null || a.compareTo(b) < 0 ? a : b;
   }
 
   /**

@@ -57,6 +57,8 @@ final class FakeHosts implements Hosts {
     final AtomicInteger resultsFailures = new AtomicInteger();
     final AtomicInteger nextJob = new AtomicInteger(1000);
     volatile boolean unreachable;
+    /** When set, each submit waits until it is counted down (a host that takes its time). */
+    volatile java.util.concurrent.CountDownLatch submitGate;
     /**
      * Labels of the requirements the host lacks; null: the host cannot be checked (as every fake
      * before the prerequisite check), an empty set: it has everything.
@@ -145,6 +147,15 @@ final class FakeHosts implements Hosts {
       String script = files.script();
       SecretEnvFile secrets = files.secrets();
       state.submitCalls.incrementAndGet();
+      java.util.concurrent.CountDownLatch gate = state.submitGate;
+      if (gate != null) {
+        try {
+          gate.await(5, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new HostException(HostException.Kind.TIMEOUT, "fake host: interrupted while submitting");
+        }
+      }
       check();
       synchronized (state) {
         String existing = state.jobs.get(run);

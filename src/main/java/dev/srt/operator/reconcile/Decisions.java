@@ -1,0 +1,50 @@
+package dev.srt.operator.reconcile;
+
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the scheduler decided in one reconcile: each arm's next status, what must be done for them
+ * ({@link Act}s, which the {@link DecisionExecutor} performs), what it learnt that the status shows
+ * (a submit that found the host unreachable, the comparison's place in a host's queue, an
+ * unresolved secret), and when to look again. It starts from the observed arms and is the
+ * scheduler's alone while it decides; the reconcile then only reads it.
+ */
+final class Decisions {
+  /** The arms' next statuses, by name, in the order of the loaded ones. */
+  final Map<String, ArmStatus> arms;
+  final List<Act> acts = new ArrayList<>();
+  /** What a host call said of the cluster, when it contradicts the loaded state; null: the loaded one. */
+  ClusterState clusterState;
+  /** Waiting for the direct host that another comparison holds; null: not waiting. */
+  StatusAggregator.Queued queued;
+  String secretEnvProblem;
+  /** What the host's prerequisite check says ({@link ComparisonPreflight}); null: not assessed. */
+  PrerequisiteCondition prerequisites;
+  /** When to reconcile again without an event; null: only when something changes. */
+  Duration again;
+
+  Decisions(Map<String, ArmStatus> arms) {
+    this.arms = new LinkedHashMap<>(arms);
+  }
+
+  ClusterState clusterState(ComparisonState s) {
+    return clusterState != null ? clusterState : s.clusterState;
+  }
+
+  void act(Act act) {
+    acts.add(act);
+  }
+
+  /** Look again after {@code d} at the latest (null: no sooner than decided already). */
+  void lookAgainWithin(Duration d) {
+    if (d != null && (again == null || d.compareTo(again) < 0)) {
+      again = d;
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.srt.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.srt.operator.api.ArmPhase;
+import dev.srt.operator.api.ArmReason;
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.base.Mappers;
+import dev.srt.operator.config.LoadedResources;
+import dev.srt.operator.host.RunRef;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler decides from what was loaded and observed alone: it calls no host, changes nothing
+ * it was given, and what it wants done comes back as acts. Observations are written by hand here,
+ * so each decision is shown against exactly what it saw.
+ */
+class ArmSchedulerTest {
+  static final String NS = "bench";
+
+  MockApiServer api;
+  KubernetesClient client;
+  FakeHosts.State host;
+  RunObservations observations;
+  ComparisonPreflight preflight;
+  ArmScheduler scheduler;
+  GpuCluster cluster;
+  RouterComparison rc;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    api = new MockApiServer();
+    client = api.client;
+    host = new FakeHosts.State();
+    observations = new RunObservations(id -> {}, Duration.ofMillis(200), Clock.systemUTC());
+    preflight = new ComparisonPreflight(id -> {}, Clock.systemUTC(), ComparisonPreflight.EVERY);
+    scheduler = new ArmScheduler(client, new ClusterQueue(id -> {}), preflight);
+    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: h100-box}
+        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}
+        """;
+    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
+    cluster = r.clusters().get(0);
+    cluster.getMetadata().setNamespace(NS);
+    rc = r.comparisons().get(0);
+    rc.getMetadata().setNamespace(NS);
+    rc.getMetadata().setUid("uid-1");
+    rc.getMetadata().setGeneration(1L);
+  }
+
+  @AfterEach
+  void tearDown() {
+    observations.close();
+    preflight.close();
+    api.close();
+  }
+
+  ComparisonState load() {
+    return ComparisonState.load(rc, Clock.systemUTC().instant(), name -> cluster, new FakeHosts(host), new ClusterPolicy(true),
+        observations);
+  }
+
+  static Observation nothingSeen() {
+    return new Observation(Map.of(), new HostActions.Snapshot(Set.of(), Map.of()));
+  }
+
+  /** A status whose first arm holds {@code arm}. */
+  void written(ArmStatus arm) {
+    RouterComparisonStatus s = new RouterComparisonStatus();
+    s.observedGeneration = 1L;
+    s.arms.add(arm);
+    rc.setStatus(s);
+  }
+
+  @Test
+  void aWrittenRunIdIsSubmittedAsAnActAndNoHostIsCalledWhileDeciding() {
+    ArmStatus pending = ComparisonState.pending("sgl-router");
+    pending.runId = "r0000001a";
+    written(pending);
+    ComparisonState state = load();
+    String before = Mappers.json().valueToTree(state.arms).toString();
+
+    Decisions first = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    Decisions again = scheduler.decide(state, state.armsCopy(), nothingSeen());
+
+    RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000001a");
+    assertThat(first.acts).filteredOn(Act.Submit.class::isInstance).extracting(a -> ((Act.Submit) a).run()).containsExactly(ref);
+    assertThat(again.acts).filteredOn(Act.Submit.class::isInstance).hasSize(1);
+    assertThat(host.submitCalls.get()).as("deciding submits nothing").isZero();
+    assertThat(Mappers.json().valueToTree(state.arms).toString()).as("the loaded arms are never changed").isEqualTo(before);
+    assertThat(first.again).isEqualTo(Duration.ofMinutes(5));
+  }
+
+  @Test
+  void aRunIdChosenInThisReconcileIsNotSubmittedBeforeItIsWritten() {
+    ComparisonState state = load();
+    Decisions chosen = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    String runId = chosen.arms.get("sgl-router").runId;
+    assertThat(runId).startsWith("r");
+    assertThat(chosen.acts).noneMatch(Act.Submit.class::isInstance);
+
+    // A second pass of the same reconcile (after host actions that ended at once) still waits for the write.
+    Decisions second = scheduler.decide(state, chosen.arms, nothingSeen());
+    assertThat(second.arms.get("sgl-router").runId).isEqualTo(runId);
+    assertThat(second.acts).noneMatch(Act.Submit.class::isInstance);
+    assertThat(second.again).isEqualTo(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aCancelIsAskedForOnceAndItsOutcomeIsAppliedWhenSeen() {
+    ArmStatus running = ComparisonState.pending("sgl-router");
+    running.phase(ArmPhase.Benchmarking);
+    running.runId = "r0000002b";
+    running.jobId = "42";
+    running.specHash = "the spec before it changed";
+    written(running);
+    ComparisonState state = load();
+    RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000002b");
+
+    Decisions asked = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    assertThat(asked.acts).filteredOn(Act.Cancel.class::isInstance).containsExactly(new Act.Cancel(state.id, ref, state.host, "42"));
+    assertThat(asked.arms.get("sgl-router").message).startsWith("cancelling run r0000002b");
+
+    Observation stillRunning = new Observation(Map.of(), new HostActions.Snapshot(Set.of(new HostActions.Key(ref, HostActions.Kind.CANCEL)),
+        Map.of()));
+    assertThat(scheduler.decide(state, state.armsCopy(), stillRunning).acts).as("not asked twice").noneMatch(Act.Cancel.class::isInstance);
+
+    Observation cancelled = new Observation(Map.of(), new HostActions.Snapshot(Set.of(),
+        Map.of(new HostActions.Key(ref, HostActions.Kind.CANCEL), new HostActions.Outcome(state.now, null, null))));
+    Decisions applied = scheduler.decide(state, state.armsCopy(), cancelled);
+    assertThat(applied.acts).contains(new Act.Untrack(ref), new Act.Forget(ref, HostActions.Kind.CANCEL),
+        new Act.Forget(ref, HostActions.Kind.SUBMIT));
+    assertThat(applied.acts).filteredOn(Act.Event.class::isInstance).extracting(a -> ((Act.Event) a).reason())
+        .containsExactly(EventReason.Cancelled);
+    assertThat(applied.arms.get("sgl-router").phase()).isEqualTo(ArmPhase.Pending);
+    assertThat(applied.arms.get("sgl-router").reason()).isEqualTo(ArmReason.SpecChanged);
+    assertThat(host.cancelled).as("deciding cancels nothing").isEmpty();
+  }
+
+  @Test
+  void theStatusIsDerivedFromTheDecisionsNotFromTheLoadedArms() {
+    ComparisonState state = load();
+    Decisions chosen = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    RouterComparisonStatus status = StatusRecorder.status(state, chosen);
+    assertThat(status.arms).extracting(a -> a.name).startsWith("sgl-router");
+    assertThat(status.arms.get(0).runId).isEqualTo(chosen.arms.get("sgl-router").runId).isNotNull();
+    assertThat(status.arms.get(0).message).startsWith("submitting run ");
+    assertThat(state.arms.get("sgl-router").runId).isNull();
+  }
+}

@@ -1,0 +1,96 @@
+package dev.srt.operator.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.srt.operator.api.ArmStatus;
+import dev.srt.operator.api.GpuCluster;
+import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.api.RouterComparisonStatus;
+import dev.srt.operator.base.Mappers;
+import dev.srt.operator.config.LoadedResources;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With the operator's own pool for host calls, a submit the host sits on holds no reconcile: the
+ * reconcile that asks for it returns with the arm "submitting", and a later one applies the outcome.
+ * (The timeout only keeps a regression from hanging the build; it measures nothing.)
+ */
+class HostCallsOffTheReconcileThreadTest {
+  MockApiServer api;
+  FakeHosts.State host;
+  RouterComparisonReconciler reconciler;
+  RouterComparison rc;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    api = new MockApiServer();
+    host = new FakeHosts.State();
+    reconciler = new RouterComparisonReconciler(api.client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(api.client),
+        Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry(), null) {
+      @Override
+      protected void writeStatus(RouterComparison target, io.javaoperatorsdk.operator.api.reconciler.Context<RouterComparison> context,
+          RouterComparisonStatus status) {
+        target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
+      }
+    };
+    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
+        apiVersion: srt.dev/v1alpha1
+        kind: GpuCluster
+        metadata: {name: h100-box}
+        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}
+        """;
+    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
+    GpuCluster cluster = r.clusters().get(0);
+    cluster.getMetadata().setNamespace("bench");
+    api.client.resource(cluster).create();
+    rc = r.comparisons().get(0);
+    rc.getMetadata().setNamespace("bench");
+    rc.getMetadata().setUid("uid-1");
+    rc.getMetadata().setGeneration(1L);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (host.submitGate != null) {
+      host.submitGate.countDown();
+    }
+    reconciler.close();
+    api.close();
+  }
+
+  ArmStatus first() {
+    return rc.getStatus().arms.get(0);
+  }
+
+  @Test
+  void aSubmitTheHostSitsOnHoldsNoReconcile() {
+    host.submitGate = new CountDownLatch(1);
+    reconciler.reconcile(rc, null); // chooses the run id
+    String runId = first().runId;
+
+    assertTimeoutPreemptively(Duration.ofMinutes(1), () -> reconciler.reconcile(rc, null));
+    await().until(() -> host.submitCalls.get() == 1);
+    assertTimeoutPreemptively(Duration.ofMinutes(1), () -> reconciler.reconcile(rc, null));
+    assertThat(first().phase).isEqualTo("Pending");
+    assertThat(first().message).isEqualTo("submitting run " + runId);
+    assertThat(host.submitCalls.get()).as("asked once while it runs").isEqualTo(1);
+
+    host.submitGate.countDown();
+    await().until(() -> {
+      reconciler.reconcile(rc, null);
+      return "Submitted".equals(first().phase);
+    });
+    assertThat(first().runId).isEqualTo(runId);
+    assertThat(first().jobId).isEqualTo(host.jobs.get(host.runOf(first().name)));
+  }
+}
