@@ -9,11 +9,8 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.base.Mappers;
-import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.host.RunRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -40,26 +37,15 @@ class ArmSchedulerTest {
   RouterComparison rc;
 
   @BeforeEach
-  void setUp() throws Exception {
+  void setUp() {
     api = new MockApiServer();
     client = api.client;
     host = new FakeHosts.State();
     observations = new RunObservations(id -> {}, Duration.ofMillis(200), Clock.systemUTC());
     preflight = new ComparisonPreflight(id -> {}, Clock.systemUTC(), ComparisonPreflight.EVERY);
     scheduler = new ArmScheduler(client, new ClusterQueue(id -> {}), preflight);
-    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}
-        """;
-    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
-    cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace(NS);
-    rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace(NS);
-    rc.getMetadata().setUid("uid-1");
-    rc.getMetadata().setGeneration(1L);
+    rc = ComparisonFixture.comparison(client, NS, ComparisonFixture.example(), ComparisonFixture.SLURM_LOCAL);
+    cluster = client.resources(GpuCluster.class).inNamespace(NS).withName("h100-box").get();
   }
 
   @AfterEach

@@ -25,14 +25,23 @@ final class ComparisonFixture {
   /** A reconciler whose {@code writeStatus} sets the status on the object reconciled (no API call). */
   static RouterComparisonReconciler reconciler(KubernetesClient client, FakeHosts.State host, boolean allowLocalTransport,
       Duration startingPoll) {
+    return reconciler(client, host, allowLocalTransport, startingPoll, Runnable::run);
+  }
+
+  /** The same, its host calls on {@code hostCalls} (null: the operator's own pool). */
+  static RouterComparisonReconciler reconciler(KubernetesClient client, FakeHosts.State host, boolean allowLocalTransport,
+      Duration startingPoll, java.util.concurrent.Executor hostCalls) {
     return new RouterComparisonReconciler(client, new FakeHosts(host), new ClusterPolicy(allowLocalTransport),
-        new EventRecorder(client), Clock.systemUTC(), startingPoll, new SimpleMeterRegistry(), Runnable::run) {
+        new EventRecorder(client), Clock.systemUTC(), startingPoll, new SimpleMeterRegistry(), hostCalls) {
       @Override
       protected void writeStatus(RouterComparison target, Context<RouterComparison> context, RouterComparisonStatus status) {
         target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
       }
     };
   }
+
+  /** The GpuCluster of the reconciler tests: Slurm through the local transport. */
+  static final String SLURM_LOCAL = "{mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}";
 
   /** The example comparison's text. */
   static String example() {

@@ -5,15 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.srt.operator.api.ArmStatus;
-import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
-import dev.srt.operator.api.RouterComparisonStatus;
-import dev.srt.operator.base.Mappers;
-import dev.srt.operator.config.LoadedResources;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
@@ -32,31 +24,11 @@ class HostCallsOffTheReconcileThreadTest {
   RouterComparison rc;
 
   @BeforeEach
-  void setUp() throws Exception {
+  void setUp() {
     api = new MockApiServer();
     host = new FakeHosts.State();
-    reconciler = new RouterComparisonReconciler(api.client, new FakeHosts(host), new ClusterPolicy(true), new EventRecorder(api.client),
-        Clock.systemUTC(), Duration.ofMillis(200), new SimpleMeterRegistry(), null) {
-      @Override
-      protected void writeStatus(RouterComparison target, io.javaoperatorsdk.operator.api.reconciler.Context<RouterComparison> context,
-          RouterComparisonStatus status) {
-        target.setStatus(Mappers.json().convertValue(status, RouterComparisonStatus.class));
-      }
-    };
-    String yaml = Files.readString(Path.of("examples/router-comparison.yaml")) + "\n---\n" + """
-        apiVersion: srt.dev/v1alpha1
-        kind: GpuCluster
-        metadata: {name: h100-box}
-        spec: {mode: slurm, transport: local, workDir: /work, gpusPerNode: 8}
-        """;
-    LoadedResources r = LoadedResources.parse("test.yaml", yaml);
-    GpuCluster cluster = r.clusters().get(0);
-    cluster.getMetadata().setNamespace("bench");
-    api.client.resource(cluster).create();
-    rc = r.comparisons().get(0);
-    rc.getMetadata().setNamespace("bench");
-    rc.getMetadata().setUid("uid-1");
-    rc.getMetadata().setGeneration(1L);
+    reconciler = ComparisonFixture.reconciler(api.client, host, true, Duration.ofMillis(200), null);
+    rc = ComparisonFixture.comparison(api.client, "bench", ComparisonFixture.example(), ComparisonFixture.SLURM_LOCAL);
   }
 
   @AfterEach
