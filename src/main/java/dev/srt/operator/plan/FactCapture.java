@@ -36,8 +36,9 @@ public record FactCapture(List<Engine> engines, int nodes, List<String> packages
   public static FactCapture of(ArmContext ctx, Router router, List<ProcessSpec> workers) {
     List<Engine> engines = new ArrayList<>();
     for (WorkerSlot w : ctx.topology().workers()) {
-      String health = ctx.workerUrl(w) + "/health";
-      boolean servesSglang = workers.stream().anyMatch(p -> p.node() == w.node() && p.probe() != null && health.equals(p.probe().url()));
+      // An SGLang engine declares the worker's HTTP server as its endpoint; the in-process Dynamo worker declares its system port.
+      String server = ctx.workerEndpoint(w).url();
+      boolean servesSglang = workers.stream().anyMatch(p -> p.node() == w.node() && p.endpoint() != null && server.equals(p.endpoint().url()));
       engines.add(servesSglang ? new Engine(w.name(), w.node(), ctx.workerUrl(w) + "/server_info", null)
           : new Engine(w.name(), w.node(), null, "the in-process Dynamo worker (dynamo.sglang) serves no SGLang HTTP API to ask"));
     }
