@@ -24,7 +24,6 @@ import dev.srt.operator.run.RunTracker;
 import dev.srt.operator.render.DirectScript;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +36,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "apply", mixinStandardHelpOptions = true, description = {
@@ -49,15 +49,9 @@ import picocli.CommandLine.Option;
     "again: apply watches those runs instead, as wait does.",
     "--bash prints the direct-host script of one arm instead and submits nothing."})
 public final class ApplyCommand implements java.util.concurrent.Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
-      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to run on (instead of the one clusterRef names).")
-  Path clusterFile;
-
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Option(names = "--bash", description = "Print the arm's direct-host bash script (run.sh) to stdout and submit nothing.")
   boolean bash;
@@ -86,8 +80,8 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     PrintStream out = System.out;
     PrintStream err = System.err;
     try {
-      Inputs in = Inputs.load(files, clusterFile, bash ? Mode.DIRECT : null, err);
-      List<String> arms = in.arms(arm, err);
+      Inputs in = input.load(bash ? Mode.DIRECT : null, err);
+      List<String> arms = only.of(in, err);
       return bash ? printBash(in, arms, out, err) : apply(in, arms, out, err);
     } catch (Inputs.Invalid e) {
       return 1;
@@ -141,10 +135,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
 
   private int apply(Inputs in, List<String> only, PrintStream out, PrintStream err) throws UsageError {
     RouterComparison rc = in.comparison();
-    if (in.cluster() == null) {
-      throw new UsageError("apply needs the GpuCluster to run on: give --cluster FILE, or add the GpuCluster "
-          + rc.getSpec().clusterRef.name + " to the -f files");
-    }
+    in.requireCluster("apply needs the GpuCluster to run on");
     if (rc.getSpec().suspended()) {
       throw new UsageError("RouterComparison " + rc.getMetadata().getName() + " has spec.suspend: true; nothing was submitted");
     }

@@ -11,11 +11,11 @@ import dev.srt.operator.plan.Planner;
 import dev.srt.operator.plan.Prerequisites;
 import dev.srt.operator.plan.RunPlan;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "check", mixinStandardHelpOptions = true, description = {
@@ -26,15 +26,9 @@ import picocli.CommandLine.Option;
     "Prints a table requirement / found / ok and exits 0 when everything required is there, else 1, naming each missing",
     "requirement with its fix. Submits nothing. The operator checks the same before it submits (condition PrerequisitesMet)."})
 public final class CheckCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
-      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to check (instead of the one clusterRef names).")
-  Path clusterFile;
-
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only what this arm needs.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Override
   public Integer call() {
@@ -42,14 +36,10 @@ public final class CheckCommand implements Callable<Integer> {
     PrintStream out = System.out;
     PrintStream err = System.err;
     try {
-      Inputs in = Inputs.load(files, clusterFile, null, err);
-      List<String> arms = in.arms(arm, err);
+      Inputs in = input.load(null, err);
+      List<String> arms = only.of(in, err);
       RouterComparison rc = in.comparison();
-      if (in.cluster() == null) {
-        throw new ApplyCommand.UsageError("check needs the GpuCluster to check: give --cluster FILE, or add the GpuCluster "
-            + rc.getSpec().clusterRef.name + " to the -f files");
-      }
-      GpuCluster cluster = ApplyCommand.emulated(in.cluster(), out);
+      GpuCluster cluster = ApplyCommand.emulated(in.requireCluster("check needs the GpuCluster to check"), out);
       List<RunPlan> plans = new ArrayList<>();
       for (String name : arms) {
         plans.add(Planner.plan(rc, cluster, name, null));

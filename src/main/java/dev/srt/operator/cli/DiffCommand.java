@@ -4,13 +4,13 @@ import dev.srt.operator.config.Echo;
 import dev.srt.operator.plan.ArmDiff;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "diff", description = {
@@ -19,14 +19,10 @@ import picocli.CommandLine.Option;
     "builds, gates, benchmark) are identical across arms. With --runs RUN RUN it shows what two runs were, fact by fact",
     "(their facts.json on the GpuCluster), and exits 3 when a held-constant fact differs."})
 public final class DiffCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
   @Option(names = "--mode", paramLabel = "slurm|direct", description = "Compare the scripts of this mode instead of the cluster's.")
   String mode;
-
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
-  Path cluster;
 
   @Option(names = "--runs", arity = "2", paramLabel = "RUN", description = "Compare the facts of these two runs (ID or ARM/ID) instead.")
   List<String> runs;
@@ -37,7 +33,7 @@ public final class DiffCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try {
-      Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
+      Inputs in = input.load(mode == null ? null : Mode.parse(mode), System.err);
       if (runs != null) {
         return RunFactsDiff.run(in, runs, all, System.out, System.err);
       }

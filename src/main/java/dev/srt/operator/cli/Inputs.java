@@ -81,6 +81,18 @@ record Inputs(RouterComparison comparison, GpuCluster cluster, Mode mode) {
     return List.of(only);
   }
 
+  /**
+   * The cluster, which the command needs ({@code need}, e.g. "apply needs the GpuCluster to run
+   * on"); no defaults stand in for a host to reach.
+   */
+  GpuCluster requireCluster(String need) throws ApplyCommand.UsageError {
+    if (cluster == null) {
+      throw new ApplyCommand.UsageError(need + ": give --cluster FILE, or add the GpuCluster " + comparison.getSpec().clusterRef.name
+          + " to the -f files");
+    }
+    return cluster;
+  }
+
   RunPlan plan(String arm) {
     return Planner.plan(comparison, cluster, arm, mode);
   }

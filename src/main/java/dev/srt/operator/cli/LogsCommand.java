@@ -33,7 +33,7 @@ public final class LogsCommand implements Callable<Integer> {
   @Option(names = "--run", paramLabel = "ID", description = "This run of the arm (its run id, e.g. r053dc321) instead of the newest.")
   String run;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arm ran on (instead of the one clusterRef names).")
+  @Option(names = "--cluster", paramLabel = "FILE", description = ComparisonOptions.CLUSTER)
   Path clusterFile;
 
   @Option(names = "--arm", required = true, paramLabel = "NAME", description = "The arm.")

@@ -3,7 +3,6 @@ package dev.srt.operator.cli;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,29 +17,24 @@ import picocli.CommandLine.Option;
     "Without a GpuCluster (--cluster FILE, or the one clusterRef names in the files), it plans for documented defaults",
     "and says which on stderr."})
 public final class PlanCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Option(names = "--mode", paramLabel = "slurm|direct", description = "Plan for this mode instead of the cluster's.")
   String mode;
-
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to plan for (instead of the one clusterRef names).")
-  Path cluster;
 
   @Mixin OutputFormat output;
 
   @Override
   public Integer call() throws Exception {
     try {
-      Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
+      Inputs in = input.load(mode == null ? null : Mode.parse(mode), System.err);
       List<RunPlan> plans = new ArrayList<>();
-      for (String a : in.arms(arm, System.err)) {
+      for (String a : only.of(in, System.err)) {
         plans.add(in.plan(a));
       }
-      Object out = arm != null ? plans.get(0) : plans;
+      Object out = only.arm != null ? plans.get(0) : plans;
       System.out.print(OutputFormat.write(out, output.orElse(OutputFormat.Format.JSON, OutputFormat.Format.JSON, OutputFormat.Format.YAML)));
       return 0;
     } catch (Inputs.Invalid e) {

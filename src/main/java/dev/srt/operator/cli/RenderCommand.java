@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(mixinStandardHelpOptions = true, name = "render", description = {
@@ -17,17 +18,12 @@ import picocli.CommandLine.Option;
     "(missing slurm settings take defaults), so both can be previewed from one file. Without a GpuCluster (--cluster",
     "FILE, or the one clusterRef names in the files), it renders for documented defaults and says which on stderr."})
 public final class RenderCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE", description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Option(names = "--mode", paramLabel = "slurm|direct", description = "Render for this mode instead of the cluster's.")
   String mode;
-
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster to render for (instead of the one clusterRef names).")
-  Path cluster;
 
   @Option(names = "--out-dir", required = true, paramLabel = "DIR", description = "Directory to write the scripts into.")
   Path output;
@@ -35,8 +31,8 @@ public final class RenderCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try {
-      Inputs in = Inputs.load(files, cluster, mode == null ? null : Mode.parse(mode), System.err);
-      for (String a : in.arms(arm, System.err)) {
+      Inputs in = input.load(mode == null ? null : Mode.parse(mode), System.err);
+      for (String a : only.of(in, System.err)) {
         RunPlan plan = in.plan(a);
         Path file = output.resolve(a).resolve(Scripts.fileName(plan));
         Files.createDirectories(file.getParent());

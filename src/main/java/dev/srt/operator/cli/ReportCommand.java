@@ -69,11 +69,10 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--kubeconfig", paramLabel = "FILE", description = "With --kube: kubeconfig to use instead of the default one.")
   Path kubeconfig;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arms ran on (instead of the one clusterRef names).")
+  @Option(names = "--cluster", paramLabel = "FILE", description = ComparisonOptions.CLUSTER)
   Path clusterFile;
 
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Mixin OutputFormat output;
 
@@ -107,11 +106,11 @@ public final class ReportCommand implements Callable<Integer> {
         rc = k.comparison();
         usedCluster = k.cluster();
         source = "Kubernetes " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName() + " (the operator's status)";
-        arms = arm == null ? rc.getSpec().arms.stream().map(a -> a.name).toList() : List.of(arm);
+        arms = only.arm == null ? rc.getSpec().arms.stream().map(a -> a.name).toList() : List.of(only.arm);
         runs = fromStatus(rc, arms);
       } else {
         Inputs in = Inputs.load(files, clusterFile, null, err);
-        arms = in.arms(arm, err);
+        arms = only.of(in, err);
         rc = in.comparison();
         GpuCluster cluster = in.cluster();
         if (cluster == null) {

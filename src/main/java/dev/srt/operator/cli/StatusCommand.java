@@ -10,7 +10,6 @@ import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.PastRuns.PastRun;
 import dev.srt.operator.run.RunHost;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,15 +25,9 @@ import picocli.CommandLine.Option;
     "Each arm's newest runs with their phase, job and message, and how many are still in flight. Submits nothing,",
     "watches nothing (srt-operator wait does). -o json|yaml prints {comparison, cluster, inFlight, arms: [{name, runs}]}."})
 public final class StatusCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
-      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arms run on (instead of the one clusterRef names).")
-  Path clusterFile;
-
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Mixin OutputFormat output;
 
@@ -51,13 +44,10 @@ public final class StatusCommand implements Callable<Integer> {
     PrintStream err = System.err;
     OutputFormat.Format format = output.orElse(null, OutputFormat.Format.JSON, OutputFormat.Format.YAML);
     try {
-      Inputs in = Inputs.load(files, clusterFile, null, err);
-      List<String> arms = in.arms(arm, err);
+      Inputs in = input.load(null, err);
+      List<String> arms = only.of(in, err);
       RouterComparison rc = in.comparison();
-      GpuCluster cluster = in.cluster();
-      if (cluster == null) {
-        throw new ApplyCommand.UsageError("give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
-      }
+      GpuCluster cluster = in.requireCluster("status needs the GpuCluster the arms run on");
       Map<String, List<PastRun>> past;
       try (Transport transport = ApplyCommand.transport(cluster)) {
         RunHost host = BackendRunHost.of(cluster.getSpec(), transport, BackendRunHost.Calls.NONE);

@@ -10,12 +10,12 @@ import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.PastRuns.PastRun;
 import dev.srt.operator.run.RunHost;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(name = "wait", mixinStandardHelpOptions = true, description = {
@@ -24,15 +24,9 @@ import picocli.CommandLine.Option;
     "the run records on the host; nothing is submitted. The live lines, the summary and the exit status are",
     "apply's (0 only if every arm's newest runs all succeeded). Ctrl-C detaches: it never cancels a run."})
 public final class WaitCommand implements Callable<Integer> {
-  @Option(names = {"-f", "--filename"}, required = true, arity = "1..*", paramLabel = "FILE",
-      description = "YAML with the RouterComparison (and optionally its GpuCluster).")
-  List<Path> files;
+  @Mixin ComparisonOptions input;
 
-  @Option(names = "--cluster", paramLabel = "FILE", description = "GpuCluster the arms run on (instead of the one clusterRef names).")
-  Path clusterFile;
-
-  @Option(names = "--arm", paramLabel = "NAME", description = "Only this arm.")
-  String arm;
+  @Mixin ArmOption only;
 
   @Option(names = "--follow", description = "Also print every event of events.jsonl as it arrives.")
   boolean follow;
@@ -43,13 +37,10 @@ public final class WaitCommand implements Callable<Integer> {
     PrintStream out = System.out;
     PrintStream err = System.err;
     try {
-      Inputs in = Inputs.load(files, clusterFile, null, err);
-      List<String> arms = in.arms(arm, err);
+      Inputs in = input.load(null, err);
+      List<String> arms = only.of(in, err);
       RouterComparison rc = in.comparison();
-      GpuCluster cluster = in.cluster();
-      if (cluster == null) {
-        throw new ApplyCommand.UsageError("give --cluster FILE, or add the GpuCluster " + rc.getSpec().clusterRef.name + " to the -f files");
-      }
+      GpuCluster cluster = in.requireCluster("wait needs the GpuCluster the arms run on");
       Clock clock = Clock.systemUTC();
       try (Transport transport = ApplyCommand.transport(cluster)) {
         RunHost host = BackendRunHost.of(cluster.getSpec(), transport, BackendRunHost.Calls.NONE);

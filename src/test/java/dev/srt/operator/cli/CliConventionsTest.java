@@ -135,6 +135,26 @@ class CliConventionsTest {
   }
 
   @Test
+  void everyCommandOnOneComparisonNamesItsFilesClusterAndArmAlike() {
+    java.util.Map<String, java.util.Set<String>> described = new java.util.TreeMap<>();
+    for (CommandLine sub : Main.fullCommandLine().getSubcommands().values()) {
+      if (sub.getCommandName().equals("validate")) {
+        continue; // many comparisons, each against --cluster: its options say so
+      }
+      for (String name : List.of("--filename", "--cluster", "--arm")) {
+        var option = sub.getCommandSpec().findOption(name);
+        // report's -f is optional and logs' --arm required: their own words
+        if (option != null && !(name.equals("--filename") && !option.required()) && !(name.equals("--arm") && option.required())) {
+          described.computeIfAbsent(name, n -> new java.util.TreeSet<>()).add(String.join(" ", option.description()));
+        }
+      }
+    }
+    // One text each: the options come from one place (ComparisonOptions, ArmOption), not a copy per command.
+    assertThat(described.keySet()).containsExactly("--arm", "--cluster", "--filename");
+    described.forEach((name, texts) -> assertThat(texts).as(name).hasSize(1));
+  }
+
+  @Test
   void theCompletionScriptLoadsInBashAndCompletesSubcommandsAndFormats() throws Exception {
     ValidateCommandTest.Run r = run("completion", "bash");
     assertThat(r.code()).isZero();
