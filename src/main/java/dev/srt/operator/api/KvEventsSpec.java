@@ -3,7 +3,6 @@ package dev.srt.operator.api;
 import io.fabric8.generator.annotation.Default;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Size;
-import io.fabric8.generator.annotation.ValidationRule;
 
 /** Rendered into each worker's --kv-events-config with a per-worker endpoint tcp://*:5200+i. */
 @JsonInclude(JsonInclude.Include.NON_NULL)

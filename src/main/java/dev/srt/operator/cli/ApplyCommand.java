@@ -9,7 +9,6 @@ import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Echo;
-import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.SecretEnvFile;

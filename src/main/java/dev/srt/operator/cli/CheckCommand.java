@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 @Command(name = "check", mixinStandardHelpOptions = true, description = {
     "Checks what the comparison's arms need on the GpuCluster's host, in one command.",

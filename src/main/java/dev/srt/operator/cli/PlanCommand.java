@@ -1,6 +1,5 @@
 package dev.srt.operator.cli;
 
-import dev.srt.operator.base.Mappers;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import java.util.ArrayList;

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true, description = {
     "Shows the runs of a RouterComparison on its GpuCluster, as the host's run records say.",

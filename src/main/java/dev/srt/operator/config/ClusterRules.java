@@ -5,7 +5,6 @@ import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /** The rules of a GpuCluster, all problems at once, each with its field path. */
 final class ClusterRules {

@@ -5,7 +5,6 @@ import dev.srt.operator.api.DynamoSpec;
 import dev.srt.operator.api.PolicyCatalogSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The rules of Dynamo: the one install every Dynamo arm shares ({@code spec.dynamo}), and each

@@ -3,7 +3,6 @@ package dev.srt.operator.config;
 import dev.srt.operator.api.ExecutionSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The rules of {@code spec.execution}: how many runs per arm, in which order, warmed up how, and

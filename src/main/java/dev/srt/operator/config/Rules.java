@@ -2,7 +2,6 @@ package dev.srt.operator.config;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**

@@ -1,6 +1,5 @@
 package dev.srt.operator.config;
 
-import dev.srt.operator.api.Mode;
 import dev.srt.operator.api.ArmSpec;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;

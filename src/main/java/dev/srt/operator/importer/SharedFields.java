@@ -1,7 +1,6 @@
 package dev.srt.operator.importer;
 
 import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

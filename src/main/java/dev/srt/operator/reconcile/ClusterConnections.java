@@ -1,12 +1,9 @@
 package dev.srt.operator.reconcile;
 
-import dev.srt.operator.api.ConditionReason;
-import dev.srt.operator.api.Mode;
 import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.GpuClusterSpec;
-import dev.srt.operator.host.Backend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LocalTransport;
 import dev.srt.operator.host.SshTransport;

@@ -26,8 +26,6 @@ import dev.srt.operator.run.Runs;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.LevelTables;
 import dev.srt.operator.api.ArmRun;
-import dev.srt.operator.verdict.ComparisonReport;
-import dev.srt.operator.verdict.FactChecks;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.time.Instant;

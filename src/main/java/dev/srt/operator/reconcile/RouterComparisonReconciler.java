@@ -2,7 +2,6 @@ package dev.srt.operator.reconcile;
 
 import dev.srt.operator.api.ConditionReason;
 import dev.srt.operator.run.RunHost;
-import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;

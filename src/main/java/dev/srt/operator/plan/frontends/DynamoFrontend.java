@@ -1,7 +1,6 @@
 package dev.srt.operator.plan.frontends;
 
 import dev.srt.operator.config.KvEventRules;
-import dev.srt.operator.config.Rules;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.FlagVocabulary;
 import dev.srt.operator.api.RouterComparisonSpec;

@@ -7,7 +7,6 @@ import dev.srt.operator.config.FieldPath;
 import dev.srt.operator.config.FlagVocabulary;
 import dev.srt.operator.config.PortTable;
 import dev.srt.operator.config.Problem;
-import dev.srt.operator.config.Rules;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.FactCapture;
