@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,9 +49,12 @@ final class ArmScheduler {
     this.preflight = preflight;
   }
 
-  /** The decisions of one reconcile from the arms {@code arms} (the loaded ones, or an earlier pass's) and what was seen. */
-  Decisions decide(ComparisonState s, Map<String, ArmStatus> arms, Observation seen) {
-    Decisions d = new Decisions(arms);
+  /**
+   * The decisions of one pass of a reconcile, from what was loaded, what an earlier pass decided
+   * ({@code before}; null in the first) and what was seen.
+   */
+  Decisions decide(ComparisonState s, Decisions before, Observation seen) {
+    Decisions d = before == null ? Decisions.from(s) : Decisions.after(before);
     applyRuns(s, d, seen);
     cancelWhatMustStop(s, d, seen);
     d.prerequisites = preflight.assess(s, d.arms);
@@ -108,7 +110,7 @@ final class ArmScheduler {
       } else if (suspended) {
         reason = ArmReason.Suspended;
         why = "spec.suspend is true";
-      } else if (s.rerun) {
+      } else if (s.rerun && !d.rerunDone.contains(a.name)) {
         reason = ArmReason.RerunRequested;
         why = "a rerun was requested";
       } else if (s.specErrors.isEmpty() && s.cluster != null && a.specHash != null && !a.specHash.equals(s.specHash(a.name))) {
@@ -165,6 +167,9 @@ final class ArmScheduler {
           next.message = "run " + runId + " cancelled: " + why;
         }
         d.arms.put(a.name, next);
+        if (reason == ArmReason.RerunRequested) {
+          d.rerunDone.add(a.name);
+        }
       } else if (hadRun) {
         end(s, a, ArmPhase.Cancelled, reason, "cancelled: " + why);
       }

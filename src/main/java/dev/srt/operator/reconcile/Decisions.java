@@ -4,9 +4,11 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the scheduler decided in one reconcile: each arm's next status, what must be done for them
@@ -28,9 +30,22 @@ final class Decisions {
   PrerequisiteCondition prerequisites;
   /** When to reconcile again without an event; null: only when something changes. */
   Duration again;
+  /** The arms a rerun has reset already, in this or an earlier pass of the reconcile: a rerun resets each once. */
+  final Set<String> rerunDone;
 
-  Decisions(Map<String, ArmStatus> arms) {
+  private Decisions(Map<String, ArmStatus> arms, Set<String> rerunDone) {
     this.arms = new LinkedHashMap<>(arms);
+    this.rerunDone = new HashSet<>(rerunDone);
+  }
+
+  /** The first pass of a reconcile: from the loaded arms (copies). */
+  static Decisions from(ComparisonState s) {
+    return new Decisions(s.armsCopy(), Set.of());
+  }
+
+  /** Another pass of the same reconcile: from what the last one decided. */
+  static Decisions after(Decisions before) {
+    return new Decisions(before.arms, before.rerunDone);
   }
 
   ClusterState clusterState(ComparisonState s) {

@@ -149,8 +149,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     ComparisonState state = ComparisonState.load(rc, clock.instant(), name -> cluster(rc, context, name), hosts, policy, observations);
     Decisions decided = null;
     for (int pass = 1; pass <= MAX_PASSES; pass++) {
-      var arms = decided == null ? state.armsCopy() : decided.arms;
-      decided = scheduler.decide(state, arms, observer.observe(state, arms));
+      decided = scheduler.decide(state, decided, observer.observe(state, decided == null ? state.arms : decided.arms));
       if (!executor.perform(rc, decided.acts)) {
         break;
       }

@@ -80,8 +80,8 @@ class ArmSchedulerTest {
     ComparisonState state = load();
     String before = Mappers.json().valueToTree(state.arms).toString();
 
-    Decisions first = scheduler.decide(state, state.armsCopy(), nothingSeen());
-    Decisions again = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    Decisions first = scheduler.decide(state, null, nothingSeen());
+    Decisions again = scheduler.decide(state, null, nothingSeen());
 
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000001a");
     assertThat(first.acts).filteredOn(Act.Submit.class::isInstance).extracting(a -> ((Act.Submit) a).run()).containsExactly(ref);
@@ -94,13 +94,13 @@ class ArmSchedulerTest {
   @Test
   void aRunIdChosenInThisReconcileIsNotSubmittedBeforeItIsWritten() {
     ComparisonState state = load();
-    Decisions chosen = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    Decisions chosen = scheduler.decide(state, null, nothingSeen());
     String runId = chosen.arms.get("sgl-router").runId;
     assertThat(runId).startsWith("r");
     assertThat(chosen.acts).noneMatch(Act.Submit.class::isInstance);
 
     // A second pass of the same reconcile (after host actions that ended at once) still waits for the write.
-    Decisions second = scheduler.decide(state, chosen.arms, nothingSeen());
+    Decisions second = scheduler.decide(state, chosen, nothingSeen());
     assertThat(second.arms.get("sgl-router").runId).isEqualTo(runId);
     assertThat(second.acts).noneMatch(Act.Submit.class::isInstance);
     assertThat(second.again).isEqualTo(Duration.ofMillis(100));
@@ -117,17 +117,17 @@ class ArmSchedulerTest {
     ComparisonState state = load();
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000002b");
 
-    Decisions asked = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    Decisions asked = scheduler.decide(state, null, nothingSeen());
     assertThat(asked.acts).filteredOn(Act.Cancel.class::isInstance).containsExactly(new Act.Cancel(state.id, ref, state.host, "42"));
     assertThat(asked.arms.get("sgl-router").message).startsWith("cancelling run r0000002b");
 
     Observation stillRunning = new Observation(Map.of(), new HostActions.Snapshot(Set.of(new HostActions.Key(ref, HostActions.Kind.CANCEL)),
         Map.of()));
-    assertThat(scheduler.decide(state, state.armsCopy(), stillRunning).acts).as("not asked twice").noneMatch(Act.Cancel.class::isInstance);
+    assertThat(scheduler.decide(state, null, stillRunning).acts).as("not asked twice").noneMatch(Act.Cancel.class::isInstance);
 
     Observation cancelled = new Observation(Map.of(), new HostActions.Snapshot(Set.of(),
         Map.of(new HostActions.Key(ref, HostActions.Kind.CANCEL), new HostActions.Outcome(state.now, null, null))));
-    Decisions applied = scheduler.decide(state, state.armsCopy(), cancelled);
+    Decisions applied = scheduler.decide(state, null, cancelled);
     assertThat(applied.acts).contains(new Act.Untrack(ref), new Act.Forget(ref, HostActions.Kind.CANCEL),
         new Act.Forget(ref, HostActions.Kind.SUBMIT));
     assertThat(applied.acts).filteredOn(Act.Event.class::isInstance).extracting(a -> ((Act.Event) a).reason())
@@ -138,9 +138,27 @@ class ArmSchedulerTest {
   }
 
   @Test
+  void aRerunResetsEachArmOnceInAReconcileOfManyPasses() {
+    ArmStatus done = ComparisonState.pending("sgl-router");
+    done.phase(ArmPhase.Succeeded);
+    done.runId = "r0000003c";
+    written(done);
+    rc.getMetadata().setAnnotations(Map.of(dev.srt.operator.api.Api.RERUN_ANNOTATION, "again-1"));
+    ComparisonState state = load();
+    assertThat(state.rerun).isTrue();
+
+    Decisions first = scheduler.decide(state, null, nothingSeen());
+    String chosen = first.arms.get("sgl-router").runId;
+    assertThat(chosen).as("reset, then a new run id chosen").isNotNull().isNotEqualTo("r0000003c");
+    Decisions second = scheduler.decide(state, first, nothingSeen());
+    assertThat(second.arms.get("sgl-router").runId).as("not reset a second time").isEqualTo(chosen);
+    assertThat(second.acts).as("nor its new run cancelled").noneMatch(Act.Cancel.class::isInstance);
+  }
+
+  @Test
   void theStatusIsDerivedFromTheDecisionsNotFromTheLoadedArms() {
     ComparisonState state = load();
-    Decisions chosen = scheduler.decide(state, state.armsCopy(), nothingSeen());
+    Decisions chosen = scheduler.decide(state, null, nothingSeen());
     RouterComparisonStatus status = StatusRecorder.status(state, chosen);
     assertThat(status.arms).extracting(a -> a.name).startsWith("sgl-router");
     assertThat(status.arms.get(0).runId).isEqualTo(chosen.arms.get("sgl-router").runId).isNotNull();
