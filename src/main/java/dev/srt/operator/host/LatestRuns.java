@@ -1,7 +1,12 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +14,8 @@ import java.util.Map;
 
 /**
  * Finds the newest runs of each arm of a comparison on a host: the run directories submitted last
- * (by their {@code record.json}, or the event log of a run without one), with the job id its
+ * (by their {@code record.json}'s {@code submittedAt}, or the time of that file or of the event log
+ * of a run without one), with the job id its
  * submitter recorded ({@code job-id} on Slurm, the script's {@code pid} on a direct host). A run
  * still queued behind another counts. One command for all arms.
  */
@@ -46,6 +52,25 @@ public final class LatestRuns {
         namespace, comparison, arms, perArm);
   }
 
+  private record Dated(Found found, Instant at) {}
+
+  /** The record's submittedAt, else the file time (seconds since the epoch, maybe with a fraction); the epoch when neither reads. */
+  static Instant date(String submittedAt, String fileTime) {
+    try {
+      if (!submittedAt.isEmpty()) {
+        return Instant.parse(submittedAt);
+      }
+    } catch (DateTimeParseException e) {
+      // fall back to the file's time
+    }
+    try {
+      BigDecimal seconds = new BigDecimal(fileTime);
+      return Instant.ofEpochSecond(seconds.longValue(), seconds.remainder(BigDecimal.ONE).movePointRight(9).intValue());
+    } catch (NumberFormatException | ArithmeticException e) {
+      return Instant.EPOCH;
+    }
+  }
+
   private static String parent(String runDir) {
     return runDir.substring(0, runDir.lastIndexOf('/'));
   }
@@ -54,30 +79,53 @@ public final class LatestRuns {
       String comparison, List<String> arms, int perArm) throws HostException {
     StringBuilder cmd = new StringBuilder();
     for (String arm : arms) {
-      String armDir = armDirs.apply(arm);
-      // a run is known by its record.json (written at submission, so a run still queued counts) or,
-      // for a run submitted without one, its event log; the newest first by that file's time
-      cmd.append("files=()\n")
-          .append("for d in ").append(Shell.quote(armDir)).append("/r*/; do\n")
-          .append("  if [ -e \"${d}record.json\" ]; then files+=(\"${d}record.json\"); ")
-          .append("elif [ -e \"${d}events.jsonl\" ]; then files+=(\"${d}events.jsonl\"); fi\n")
-          .append("done\n")
-          .append("[ ${#files[@]} -eq 0 ] || ls -1t -- \"${files[@]}\" 2>/dev/null | head -n ").append(perArm)
-          .append(" | while IFS= read -r log; do\n")
-          .append("  dir=${log%/*}\n")
-          .append("  job=$(head -c 64 -- \"$dir/job-id\" 2>/dev/null || head -c 64 -- \"$dir/pid\" 2>/dev/null || true)\n")
-          .append("  printf '%s\\t%s\\t%s\\n' ").append(Shell.quote(arm)).append(" \"${dir##*/}\" \"$(printf '%s' \"$job\" | tr -dc 0-9)\"\n")
+      // A run is known by its record.json (written at submission, so a run still queued counts) or,
+      // for a run submitted without one, its event log. It is dated by the record's submittedAt,
+      // else by that file's time: on a filesystem with coarse times (NFS), runs submitted in the
+      // same second would otherwise come back in the order of their random ids. Builtins only,
+      // but for a file time: hundreds of runs list in one quick command.
+      cmd.append("for d in ").append(Shell.quote(armDirs.apply(arm))).append("/r*/; do\n")
+          .append("""
+                dir=${d%/}
+                if [ -e "$dir/record.json" ]; then f="$dir/record.json"; elif [ -e "$dir/events.jsonl" ]; then f="$dir/events.jsonl"; else continue; fi
+                job=
+                if [ -e "$dir/job-id" ]; then IFS= read -r -n 64 job < "$dir/job-id"; elif [ -e "$dir/pid" ]; then IFS= read -r -n 64 job < "$dir/pid"; fi 2>/dev/null || true
+                at=
+                if [ "$f" = "$dir/record.json" ]; then
+                  n=0
+                  while [ "$n" -lt 40 ] && IFS= read -r l; do
+                    n=$((n + 1))
+                    case $l in *'"submittedAt"'*) at=${l#*:}; break ;; esac
+                  done < "$f" 2>/dev/null || true
+                fi
+                at=${at//[^0-9TZ:.+-]/}
+                mtime=
+                [ -n "$at" ] || mtime=$(stat -c %.9Y -- "$f" 2>/dev/null || stat -c %Y -- "$f" 2>/dev/null || true)
+              """)
+          .append("  printf '%s\\t%s\\t%s\\t%s\\t%s\\n' ").append(Shell.quote(arm))
+          .append(" \"${dir##*/}\" \"${job//[^0-9]/}\" \"$at\" \"${mtime//[^0-9.]/}\"\n")
           .append("done\n");
     }
     String out = transport.exec(cmd.toString(), TIMEOUT).orThrow("listing the runs of " + comparison + " on " + transport.describe()).stdout();
-    Map<String, List<Found>> found = new LinkedHashMap<>();
+    Map<String, List<Dated>> dated = new LinkedHashMap<>();
     for (String line : out.split("\n")) {
       String[] f = line.split("\t", -1);
-      if (f.length == 3 && arms.contains(f[0]) && f[1].matches("r[0-9a-f]{8}")) {
-        // Listed newest first: each older run goes before the ones already found.
-        found.computeIfAbsent(f[0], k -> new ArrayList<>()).add(0,
-            new Found(new RunRef(namespace, comparison, f[0], f[1]), f[2].isEmpty() ? null : f[2]));
+      if (f.length == 5 && arms.contains(f[0]) && f[1].matches("r[0-9a-f]{8}")) {
+        dated.computeIfAbsent(f[0], k -> new ArrayList<>()).add(new Dated(
+            new Found(new RunRef(namespace, comparison, f[0], f[1]), f[2].isEmpty() ? null : f[2]), date(f[3], f[4])));
       }
+    }
+    Map<String, List<Found>> found = new LinkedHashMap<>();
+    for (String arm : arms) {
+      List<Dated> runs = dated.getOrDefault(arm, List.of());
+      if (runs.isEmpty()) {
+        continue;
+      }
+      List<Found> newest = runs.stream()
+          .sorted(Comparator.comparing(Dated::at).thenComparing(d -> d.found().run().runId()).reversed())
+          .limit(perArm).map(Dated::found).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+      Collections.reverse(newest);
+      found.put(arm, newest);
     }
     return found;
   }
