@@ -56,6 +56,21 @@ public interface FrontendRules {
     }
   }
 
+  /**
+   * The flags srt-operator sets on this kind's router itself: an arm's {@code frontend.args} may
+   * not set them, by name, alias or abbreviation.
+   */
+  Set<String> managedArgs();
+
+  /**
+   * The name of its router's flag list ({@link FlagVocabulary}: a file under
+   * {@code config/flags/}), against which {@code frontend.args} is checked.
+   */
+  String flagList();
+
+  /** How messages name its router, e.g. "sgl-router" or "the Dynamo frontend". */
+  String routerName();
+
   /** What this kind can do ({@link Capability}); none: it routes an aggregate pool only. */
   Set<Capability> capabilities();
 
@@ -139,6 +154,7 @@ public interface FrontendRules {
     }
     Rules.flags(out, p + ".args", f.args);
     Rules.env(out, p + ".env", f.env);
+    FlagVocabulary.check(out, kind.flagList(), p + ".args", f.args, kind.managedArgs(), "for " + kind.routerName());
     Set<Capability> can = kind.capabilities().isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(kind.capabilities());
     if (disaggregated && !can.contains(Capability.PREFILL_DECODE)) {
       out.add(Problem.error(p + ".type", "frontend.type: " + f.type + " routes an aggregate worker pool only; "

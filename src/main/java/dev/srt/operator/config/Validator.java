@@ -23,9 +23,6 @@ public final class Validator {
   public static final Set<String> MANAGED_ENGINE_ARGS =
       Set.of("model-path", "served-model-name", "host", "port", "nccl-port", "kv-events-config", "grpc-port",
           "nnodes", "node-rank", "dist-init-addr", "disaggregation-mode", "disaggregation-bootstrap-port");
-  /** sgl-router flags srt-operator sets itself; model-id and tokenizer-path may be overridden. */
-  public static final Set<String> MANAGED_SGL_ROUTER_ARGS = Set.of("worker-urls", "host", "port");
-  public static final Set<String> MANAGED_DYNAMO_FRONTEND_ARGS = Set.of("http-port", "http-host");
   /** Dynamo's SGLang sidecar flags srt-operator sets itself (the engine's gRPC endpoint). */
   public static final Set<String> MANAGED_DYNAMO_SIDECAR_ARGS = Set.of("grpc-endpoint");
   public static final Set<String> MANAGED_BENCH_SERVING_ARGS =

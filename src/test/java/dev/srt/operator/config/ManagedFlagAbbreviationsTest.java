@@ -72,9 +72,9 @@ class ManagedFlagAbbreviationsTest {
   void everyPrefixOfEveryManagedFlagIsRefusedInEveryFlagMap() {
     Map<String, ArgsMap> maps = new LinkedHashMap<>();
     maps.put(FlagVocabulary.SGLANG_SERVER, new ArgsMap("spec.backend.args", Validator.MANAGED_ENGINE_ARGS, rc -> rc.getSpec().backend.args));
-    maps.put(FlagVocabulary.SGL_ROUTER, new ArgsMap("spec.arms[0].frontend.args", Validator.MANAGED_SGL_ROUTER_ARGS,
+    maps.put(FlagVocabulary.SGL_ROUTER, new ArgsMap("spec.arms[0].frontend.args", dev.srt.operator.plan.frontends.SglRouterFrontend.MANAGED_ARGS,
         rc -> rc.getSpec().arms.get(0).frontend.args));
-    maps.put(FlagVocabulary.DYNAMO_FRONTEND, new ArgsMap("spec.arms[1].frontend.args", Validator.MANAGED_DYNAMO_FRONTEND_ARGS,
+    maps.put(FlagVocabulary.DYNAMO_FRONTEND, new ArgsMap("spec.arms[1].frontend.args", dev.srt.operator.plan.frontends.DynamoFrontend.MANAGED_ARGS,
         rc -> rc.getSpec().arms.get(1).frontend.args));
     maps.put(FlagVocabulary.BENCH_SERVING, new ArgsMap("spec.workload.args", Validator.MANAGED_BENCH_SERVING_ARGS, rc -> rc.getSpec().workload.args));
     int refused = 0;
@@ -104,7 +104,7 @@ class ManagedFlagAbbreviationsTest {
     Map<String, Set<String>> managedOf = new LinkedHashMap<>();
     managedOf.put(FlagVocabulary.SGLANG_SERVER, Validator.MANAGED_ENGINE_ARGS);
     managedOf.put(FlagVocabulary.BENCH_SERVING, Validator.MANAGED_BENCH_SERVING_ARGS);
-    managedOf.put(FlagVocabulary.DYNAMO_FRONTEND, Validator.MANAGED_DYNAMO_FRONTEND_ARGS);
+    managedOf.put(FlagVocabulary.DYNAMO_FRONTEND, dev.srt.operator.plan.frontends.DynamoFrontend.MANAGED_ARGS);
     managedOf.put(SglModelGatewayFrontend.FLAGS, SglModelGatewayFrontend.MANAGED_ARGS);
     List<Map<String, Object>> cases = new ArrayList<>();
     for (Map.Entry<String, Set<String>> e : managedOf.entrySet()) {

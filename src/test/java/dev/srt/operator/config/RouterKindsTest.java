@@ -29,6 +29,15 @@ class RouterKindsTest {
   }
 
   @Test
+  void everyKindsManagedFlagsAreFlagsOfItsRouter() {
+    for (FrontendRules kind : FrontendRules.all().values()) {
+      assertThat(kind.managedArgs()).as(kind.type()).isNotEmpty().allSatisfy(flag ->
+          assertThat(FlagVocabulary.match(kind.flagList(), "--" + flag).kind()).as("%s --%s", kind.type(), flag)
+              .isEqualTo(FlagVocabulary.Match.Kind.EXACT));
+    }
+  }
+
+  @Test
   void everyKindNamesTheProgramThatRunsItsRouter() {
     FrontendRules.all().values().forEach(kind -> assertThat(kind.routerProgram().name()).as(kind.type()).isNotBlank());
   }

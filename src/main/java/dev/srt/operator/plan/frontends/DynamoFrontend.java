@@ -6,7 +6,6 @@ import dev.srt.operator.config.FlagVocabulary;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.DynamoSpec;
 import dev.srt.operator.api.FrontendSpec;
-import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.FactCapture;
@@ -27,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -39,6 +39,8 @@ public final class DynamoFrontend implements Frontend {
   private static final java.util.function.Function<ArmContext, Endpoint> SERVER = ctx -> ctx.routerEndpoint("/health");
 
   public static final String TYPE = "dynamo";
+  /** The frontend's flags srt-operator sets itself. */
+  public static final Set<String> MANAGED_ARGS = Set.of("http-port", "http-host");
   public static final String DISCOVERY_DIR = DynamoInfra.DISCOVERY_DIR;
   static final String SGLANG_RUST_BUILD_MODE = "SGLANG_RUST_BUILD_MODE";
 
@@ -48,8 +50,23 @@ public final class DynamoFrontend implements Frontend {
   }
 
   @Override
-  public java.util.Set<Capability> capabilities() {
-    return java.util.Set.of(Capability.PREFILL_DECODE, Capability.POLICY_CATALOG, Capability.SIDECARS, Capability.KV_EVENTS);
+  public Set<Capability> capabilities() {
+    return Set.of(Capability.PREFILL_DECODE, Capability.POLICY_CATALOG, Capability.SIDECARS, Capability.KV_EVENTS);
+  }
+
+  @Override
+  public Set<String> managedArgs() {
+    return MANAGED_ARGS;
+  }
+
+  @Override
+  public String flagList() {
+    return FlagVocabulary.DYNAMO_FRONTEND;
+  }
+
+  @Override
+  public String routerName() {
+    return "the Dynamo frontend";
   }
 
   /** Installed by the run from spec.dynamo, never a binary of the arm's. */
@@ -60,8 +77,6 @@ public final class DynamoFrontend implements Frontend {
   /** The Dynamo frontend's flags and what it needs of the spec: a Dynamo install, no router binary. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    FlagVocabulary.check(out, FlagVocabulary.DYNAMO_FRONTEND, p + ".args", f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS,
-        "for the Dynamo frontend");
     if (spec.dynamo == null) {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
@@ -140,7 +155,7 @@ public final class DynamoFrontend implements Frontend {
   public ProcessSpec router(ArmContext ctx) {
     FrontendSpec f = ctx.arm().frontend;
     List<String> argv = new ArrayList<>(List.of(ctx.python(), "-m", routerProgram().name(), "--http-port", String.valueOf(PortMap.ROUTER)));
-    argv.addAll(Flags.render(f.args, Validator.MANAGED_DYNAMO_FRONTEND_ARGS));
+    argv.addAll(Flags.render(f.args, MANAGED_ARGS));
     String policy = DynamoInstall.policyConfigPath(ctx);
     if (policy != null && !Flags.has(f.args, "router-policy-config")) {
       argv.addAll(List.of("--router-policy-config", policy));

@@ -72,6 +72,21 @@ public final class SglModelGatewayFrontend implements Frontend {
     return RouterProgram.module(MODULE);
   }
 
+  @Override
+  public Set<String> managedArgs() {
+    return MANAGED_ARGS;
+  }
+
+  @Override
+  public String flagList() {
+    return FLAGS;
+  }
+
+  @Override
+  public String routerName() {
+    return "the Model Gateway";
+  }
+
   /** srtctl's {@code frontend.type: sglang}: python -m sglang_router.launch_router. */
   @Override
   public String srtctlType() {
@@ -91,7 +106,6 @@ public final class SglModelGatewayFrontend implements Frontend {
   /** Its flags, the static pool it routes, and a policy it has. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    FlagVocabulary.check(out, FLAGS, p + ".args", f.args, MANAGED_ARGS, "for the Model Gateway");
     StaticWorkerPool.requireSglang(out, p, TYPE, spec);
     if (f.args != null) {
       f.args.keySet().stream().filter(k -> OTHER_DISCOVERY.contains(Flags.normalize(k))

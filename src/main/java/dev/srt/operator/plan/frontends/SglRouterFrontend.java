@@ -8,7 +8,6 @@ import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.FlagVocabulary;
 import dev.srt.operator.api.RouterComparisonSpec;
 import dev.srt.operator.api.FrontendSpec;
-import dev.srt.operator.config.Validator;
 import dev.srt.operator.plan.ArmContext;
 import dev.srt.operator.plan.BuildStage;
 import dev.srt.operator.plan.FactCapture;
@@ -37,6 +36,8 @@ public final class SglRouterFrontend implements Frontend {
   public static final String TYPE = "sgl-router";
   /** The router's program on PATH when the arm names neither a binary nor a source. */
   static final String BINARY = "sgl-router";
+  /** The router's flags srt-operator sets itself; model-id and tokenizer-path may be overridden. */
+  public static final Set<String> MANAGED_ARGS = Set.of("worker-urls", "host", "port");
   public static final String BUILD_STAGE = "sgl-router-build";
   /**
    * The {@code --policy} values of the experimental router: those of the pinned source
@@ -69,10 +70,24 @@ public final class SglRouterFrontend implements Frontend {
   public RouterProgram routerProgram() {
     return RouterProgram.binary(BINARY);
   }
+
+  @Override
+  public Set<String> managedArgs() {
+    return MANAGED_ARGS;
+  }
+
+  @Override
+  public String flagList() {
+    return FlagVocabulary.SGL_ROUTER;
+  }
+
+  @Override
+  public String routerName() {
+    return "sgl-router";
+  }
   /** The MANAGED flags, the router binary or source, and what sgl-router needs of the spec. */
   @Override
   public void check(List<Problem> out, String p, FrontendSpec f, RouterComparisonSpec spec, boolean disaggregated) {
-    FlagVocabulary.check(out, FlagVocabulary.SGL_ROUTER, p + ".args", f.args, Validator.MANAGED_SGL_ROUTER_ARGS, "for sgl-router");
     StaticWorkerPool.requireSglang(out, p, TYPE, spec);
     if (f.binary != null && f.source != null) {
       out.add(Problem.error(p + ".source", "set at most one of binary and source"));
@@ -134,7 +149,7 @@ public final class SglRouterFrontend implements Frontend {
     argv.addAll(StaticWorkerPool.workerUrlsFlag(ctx));
     argv.addAll(List.of("--host", "0.0.0.0", "--port", String.valueOf(PortMap.ROUTER)));
     argv.addAll(managedModelArgs(ctx));
-    argv.addAll(Flags.render(f.args, Validator.MANAGED_SGL_ROUTER_ARGS));
+    argv.addAll(Flags.render(f.args, MANAGED_ARGS));
     // --worker-urls are registered once, at start-up, from each worker's /server_info: a worker
     // that does not serve it yet stays invisible on older builds (sgl-project/sglang#27980), so
     // the router starts once every worker is healthy.
