@@ -133,6 +133,10 @@ final class ArmScheduler {
           a.message = "waiting for run " + runId + "'s submission to end before cancelling it (" + why + ")";
           continue;
         }
+        if (d.failed.containsKey(new HostActions.Key(ref, Kind.CANCEL))) {
+          d.lookAgainWithin(RETRY); // failed in an earlier pass of this reconcile: its message stays
+          continue;
+        }
         HostActions.Outcome cancelled = seen.actions().outcome(ref, Kind.CANCEL);
         if (cancelled == null) {
           if (!seen.actions().running(ref, Kind.CANCEL)) {
@@ -146,6 +150,7 @@ final class ArmScheduler {
           // Asked again by the next reconcile, woken after RETRY.
           a.message = "cancel failed (" + why + "), will retry: " + cancelled.failure().getMessage();
           LOG.warn("{} arm {}: cancel failed: {}", s.who, a.name, cancelled.failure().getMessage());
+          d.failed.put(new HostActions.Key(ref, Kind.CANCEL), RETRY);
           d.lookAgainWithin(RETRY);
           continue;
         }
@@ -279,6 +284,10 @@ final class ArmScheduler {
   /** The submit of a recorded run: asked for, still running, or done (then applied). */
   private Duration submit(ComparisonState s, Decisions d, ArmStatus next, Observation seen) {
     RunRef ref = s.ref(next);
+    Duration retry = d.failed.get(new HostActions.Key(ref, Kind.SUBMIT));
+    if (retry != null) {
+      return retry; // failed in an earlier pass of this reconcile
+    }
     HostActions.Outcome submitted = seen.actions().outcome(ref, Kind.SUBMIT);
     if (submitted == null && !seen.actions().running(ref, Kind.SUBMIT)) {
       {
@@ -313,7 +322,13 @@ final class ArmScheduler {
           record.foundExisting() ? " (found, not resubmitted)" : "");
       return Duration.ofMinutes(5);
     }
-    Exception e = submitted.failure();
+    Duration again = retryAfterFailed(s, d, next, submitted.failure());
+    d.failed.put(new HostActions.Key(ref, Kind.SUBMIT), again);
+    return again;
+  }
+
+  /** Applies a failed submit to the arm and the status; returns when to try again. */
+  private static Duration retryAfterFailed(ComparisonState s, Decisions d, ArmStatus next, Exception e) {
     if (e instanceof ScriptConfigMaps.NotOwnedException) {
       // Someone else's ConfigMap has the script's name: nothing is submitted until it is gone.
       next.message = "not submitted: " + e.getMessage();

@@ -4,6 +4,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.reconcile.StatusAggregator.ClusterState;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,19 +34,32 @@ final class Decisions {
   /** The arms a rerun has reset already, in this or an earlier pass of the reconcile: a rerun resets each once. */
   final Set<String> rerunDone;
 
-  private Decisions(Map<String, ArmStatus> arms, Set<String> rerunDone) {
+  /**
+   * The host actions whose failure this reconcile applied, and when to try each again: no later
+   * pass asks for them again, the reconcile after that delay does.
+   */
+  final Map<HostActions.Key, Duration> failed;
+
+  private Decisions(Map<String, ArmStatus> arms, Set<String> rerunDone, Map<HostActions.Key, Duration> failed) {
     this.arms = new LinkedHashMap<>(arms);
     this.rerunDone = new HashSet<>(rerunDone);
+    this.failed = new HashMap<>(failed);
   }
 
   /** The first pass of a reconcile: from the loaded arms (copies). */
   static Decisions from(ComparisonState s) {
-    return new Decisions(s.armsCopy(), Set.of());
+    return new Decisions(s.armsCopy(), Set.of(), Map.of());
   }
 
-  /** Another pass of the same reconcile: from what the last one decided. */
+  /**
+   * Another pass of the same reconcile: from what the last one decided, keeping what it learnt
+   * from the failures it applied (their outcomes are forgotten, so no later pass sees them).
+   */
   static Decisions after(Decisions before) {
-    return new Decisions(before.arms, before.rerunDone);
+    Decisions d = new Decisions(before.arms, before.rerunDone, before.failed);
+    d.clusterState = before.clusterState;
+    d.secretEnvProblem = before.secretEnvProblem;
+    return d;
   }
 
   ClusterState clusterState(ComparisonState s) {

@@ -138,6 +138,31 @@ class ArmSchedulerTest {
   }
 
   @Test
+  void aFailedSubmitIsTriedAgainByALaterReconcileNotByALaterPass() {
+    ArmStatus pending = ComparisonState.pending("sgl-router");
+    pending.runId = "r0000004d";
+    written(pending);
+    ComparisonState state = load();
+    RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000004d");
+    Observation refused = new Observation(Map.of(), new HostActions.Snapshot(Set.of(), Map.of(new HostActions.Key(ref, HostActions.Kind.SUBMIT),
+        new HostActions.Outcome(state.now, null, new dev.srt.operator.host.HostException(
+            dev.srt.operator.host.HostException.Kind.UNREACHABLE, "connection refused")))));
+
+    Decisions applied = scheduler.decide(state, null, refused);
+    assertThat(applied.acts).contains(new Act.Forget(ref, HostActions.Kind.SUBMIT)).noneMatch(Act.Submit.class::isInstance);
+    assertThat(applied.arms.get("sgl-router").message).isEqualTo("submit failed, will retry: connection refused");
+    assertThat(applied.clusterState.reachable()).isFalse();
+    assertThat(applied.again).isEqualTo(ArmScheduler.RETRY);
+
+    // A later pass of the same reconcile no longer sees the outcome (forgotten) and still waits.
+    Decisions second = scheduler.decide(state, applied, nothingSeen());
+    assertThat(second.acts).noneMatch(Act.Submit.class::isInstance);
+    assertThat(second.again).isEqualTo(ArmScheduler.RETRY);
+    assertThat(second.clusterState).isEqualTo(applied.clusterState);
+    assertThat(second.arms.get("sgl-router").message).isEqualTo("submit failed, will retry: connection refused");
+  }
+
+  @Test
   void aRerunResetsEachArmOnceInAReconcileOfManyPasses() {
     ArmStatus done = ComparisonState.pending("sgl-router");
     done.phase(ArmPhase.Succeeded);
