@@ -2,7 +2,6 @@ package dev.srt.operator.config;
 
 import dev.srt.operator.api.FrontendSpec;
 import dev.srt.operator.api.RouterComparisonSpec;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -13,10 +12,10 @@ import java.util.stream.Collectors;
 
 /**
  * The rules of one router kind ({@code frontend.type}): its flags, the flags it manages, what it
- * needs of the shared spec. Each router kind implements them next to how it is planned
+ * can do ({@link Capability}), the program that runs it, and what it needs of the shared spec. Each router kind implements them next to how it is planned
  * ({@code plan/frontends/*Frontend}), registered as a service
- * ({@code META-INF/services/dev.srt.operator.config.FrontendRules}), so that adding a router touches
- * one class while the validator stays below the planner.
+ * ({@code META-INF/services/dev.srt.operator.config.FrontendRules}), so that a router's rules live in
+ * its class while the validator stays below the planner.
  */
 public interface FrontendRules {
   /** The {@code frontend.type} value, e.g. {@code sgl-router}. */
@@ -76,7 +75,7 @@ public interface FrontendRules {
 
   /**
    * The program that runs its router. The emulated host installs one of this name for each
-   * registered kind, which reaches {@code srt-operator emulate <type>}.
+   * registered kind, which reaches {@code srt-operator emulate router <type>}.
    */
   RouterProgram routerProgram();
 
@@ -155,7 +154,7 @@ public interface FrontendRules {
     Rules.flags(out, p + ".args", f.args);
     Rules.env(out, p + ".env", f.env);
     FlagVocabulary.check(out, kind.flagList(), p + ".args", f.args, kind.managedArgs(), "for " + kind.routerName());
-    Set<Capability> can = kind.capabilities().isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(kind.capabilities());
+    Set<Capability> can = kind.capabilities();
     if (disaggregated && !can.contains(Capability.PREFILL_DECODE)) {
       out.add(Problem.error(p + ".type", "frontend.type: " + f.type + " routes an aggregate worker pool only; "
           + typesWith(Capability.PREFILL_DECODE) + " routes prefill and decode workers (remove the prefill/decode resources)"));

@@ -100,7 +100,9 @@ public final class LatestRuns {
                 fi
                 at=${at//[^0-9TZ:.+-]/}
                 mtime=
-                [ -n "$at" ] || mtime=$(stat -c %.9Y -- "$f" 2>/dev/null || stat -c %Y -- "$f" 2>/dev/null || true)
+                [ -n "$at" ] || mtime=$(stat -c %.9Y -- "$f" 2>/dev/null || true)
+                # a stat without fractions of a second prints something else for %.9Y
+                case $mtime in ''|.*|*[!0-9.]*) [ -n "$at" ] || mtime=$(stat -c %Y -- "$f" 2>/dev/null || true) ;; esac
               """)
           .append("  printf '%s\\t%s\\t%s\\t%s\\t%s\\n' ").append(Shell.quote(arm))
           .append(" \"${dir##*/}\" \"${job//[^0-9]/}\" \"$at\" \"${mtime//[^0-9.]/}\"\n")
