@@ -73,7 +73,9 @@ final class ArmScheduler {
         d.act(new Act.Track(s.id, s.clusterKey(), s.host, ref, RunRecord.of(a), s.pollInterval()));
       }
       RunTracker.Step step = seen.steps().get(a.name);
-      if (step == null) {
+      if (step == null || (step.ended() && cancelling(ref, seen))) {
+        // A run this operator is cancelling ends by that cancel: its outcome, not the poller's
+        // sight of the job's end (which may come first), says why (SpecChanged, ArmRemoved, ...).
         continue;
       }
       ArmStatus fresh = ComparisonState.copy(step.status());
@@ -85,6 +87,12 @@ final class ArmScheduler {
         LOG.info("{} arm {}: run {} {}", s.who, a.name, a.runId, fresh.phase);
       }
     }
+  }
+
+  /** A cancel of {@code ref} is running, or ended well and is not applied yet. */
+  private static boolean cancelling(RunRef ref, Observation seen) {
+    HostActions.Outcome cancel = seen.actions().outcome(ref, Kind.CANCEL);
+    return seen.actions().running(ref, Kind.CANCEL) || (cancel != null && cancel.ok());
   }
 
   /** The comparison needs its host no more (deleted): the next in line may start. */

@@ -10,6 +10,7 @@ import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.base.Mappers;
 import dev.srt.operator.host.RunRef;
+import dev.srt.operator.run.RunTracker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -135,6 +136,18 @@ class ArmSchedulerTest {
     assertThat(applied.arms.get("sgl-router").phase()).isEqualTo(ArmPhase.Pending);
     assertThat(applied.arms.get("sgl-router").reason()).isEqualTo(ArmReason.SpecChanged);
     assertThat(host.cancelled).as("deciding cancels nothing").isEmpty();
+
+    // The poller may see the cancelled job end before the cancel's outcome is applied: the
+    // outcome still says why the run ended.
+    ArmStatus ended = ComparisonState.copy(running);
+    ended.phase(ArmPhase.Cancelled);
+    ended.reason(null);
+    Observation both = new Observation(Map.of("sgl-router", new RunTracker.Step(ended, null, Set.of(), null)),
+        cancelled.actions());
+    Decisions raced = scheduler.decide(state, null, both);
+    assertThat(raced.arms.get("sgl-router").reason()).isEqualTo(ArmReason.SpecChanged);
+    assertThat(raced.acts).filteredOn(Act.Event.class::isInstance).extracting(a -> ((Act.Event) a).reason())
+        .containsExactly(EventReason.Cancelled);
   }
 
   @Test
