@@ -73,10 +73,16 @@ final class ArmScheduler {
         d.act(new Act.Track(s.id, s.clusterKey(), s.host, ref, RunRecord.of(a), s.pollInterval()));
       }
       RunTracker.Step step = seen.steps().get(a.name);
-      if (step == null || (step.ended() && cancelling(ref, seen))) {
-        // A run this operator is cancelling ends by that cancel: its outcome, not the poller's
-        // sight of the job's end (which may come first), says why (SpecChanged, ArmRemoved, ...).
+      if (step == null) {
         continue;
+      }
+      if (step.ended() && cancelling(ref, seen)) {
+        if (mustStop(s, d, a) != null) {
+          // A run this operator is cancelling ends by that cancel: its outcome, not the poller's
+          // sight of the job's end (which may come first), says why (SpecChanged, ArmRemoved, ...).
+          continue;
+        }
+        d.act(new Act.Forget(ref, Kind.CANCEL)); // asked for a reason that is gone (unsuspended)
       }
       ArmStatus fresh = ComparisonState.copy(step.status());
       ArmRuns.carry(a, fresh);
@@ -110,24 +116,12 @@ final class ArmScheduler {
       if (a.phase() == ArmPhase.Cancelled && a.reason() == ArmReason.ArmRemoved) {
         continue; // reported already; kept in status until the spec changes again
       }
-      ArmReason reason = null;
-      String why = null;
-      if (!s.specHasArm(a.name)) {
-        reason = ArmReason.ArmRemoved;
-        why = "the arm was removed from the spec";
-      } else if (suspended) {
-        reason = ArmReason.Suspended;
-        why = "spec.suspend is true";
-      } else if (s.rerun && !d.rerunDone.contains(a.name)) {
-        reason = ArmReason.RerunRequested;
-        why = "a rerun was requested";
-      } else if (s.specErrors.isEmpty() && s.cluster != null && a.specHash != null && !a.specHash.equals(s.specHash(a.name))) {
-        reason = ArmReason.SpecChanged;
-        why = "the arm's spec changed";
-      }
-      if (why == null) {
+      Stop stop = mustStop(s, d, a);
+      if (stop == null) {
         continue;
       }
+      ArmReason reason = stop.reason();
+      String why = stop.why();
       String runId = a.runId;
       boolean hadRun = ArmRuns.holdsHost(a);
       if (hadRun) {
@@ -200,6 +194,26 @@ final class ArmScheduler {
         return again2;
       });
     }
+  }
+
+  /** Why an arm's run must stop, in the words of its status and events. */
+  private record Stop(ArmReason reason, String why) {}
+
+  /** Why the arm's run must stop now (null: it goes on). */
+  private static Stop mustStop(ComparisonState s, Decisions d, ArmStatus a) {
+    if (!s.specHasArm(a.name)) {
+      return new Stop(ArmReason.ArmRemoved, "the arm was removed from the spec");
+    }
+    if (s.rc.getSpec() != null && s.rc.getSpec().suspended()) {
+      return new Stop(ArmReason.Suspended, "spec.suspend is true");
+    }
+    if (s.rerun && !d.rerunDone.contains(a.name)) {
+      return new Stop(ArmReason.RerunRequested, "a rerun was requested");
+    }
+    if (s.specErrors.isEmpty() && s.cluster != null && a.specHash != null && !a.specHash.equals(s.specHash(a.name))) {
+      return new Stop(ArmReason.SpecChanged, "the arm's spec changed");
+    }
+    return null;
   }
 
   private static void end(ComparisonState s, ArmStatus a, ArmPhase phase, ArmReason reason, String message) {

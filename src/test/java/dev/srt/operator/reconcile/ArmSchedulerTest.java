@@ -150,6 +150,32 @@ class ArmSchedulerTest {
         .containsExactly(EventReason.Cancelled);
   }
 
+  /**
+   * A cancel asked for a reason that is gone when it ends (a rerun handled by an earlier reconcile,
+   * a suspend undone): the run ends as the poller sees it, and the cancel's outcome is let go.
+   */
+  @Test
+  void aCancelWhoseReasonIsGoneLetsThePollerEndTheRun() {
+    ArmStatus running = ComparisonState.pending("sgl-router");
+    running.phase(ArmPhase.Benchmarking);
+    running.runId = "r0000003c";
+    running.jobId = "43";
+    running.specHash = load().specHash("sgl-router");
+    written(running);
+    ComparisonState state = load();
+    RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000003c");
+    ArmStatus ended = ComparisonState.copy(running);
+    ended.phase(ArmPhase.Cancelled);
+    Observation seen = new Observation(Map.of("sgl-router", new RunTracker.Step(ended, null, Set.of(), null)),
+        new HostActions.Snapshot(Set.of(), Map.of(new HostActions.Key(ref, HostActions.Kind.CANCEL), new HostActions.Outcome(state.now, null, null))));
+
+    Decisions d = scheduler.decide(state, null, seen);
+
+    assertThat(d.acts).contains(new Act.Untrack(ref), new Act.Forget(ref, HostActions.Kind.CANCEL));
+    assertThat(d.arms.get("sgl-router").phase()).as("cancelled runs run again").isEqualTo(ArmPhase.Pending);
+    assertThat(d.acts).noneMatch(Act.Cancel.class::isInstance);
+  }
+
   @Test
   void aFailedSubmitIsTriedAgainByALaterReconcileNotByALaterPass() {
     ArmStatus pending = ComparisonState.pending("sgl-router");
