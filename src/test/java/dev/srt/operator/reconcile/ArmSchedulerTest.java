@@ -73,6 +73,17 @@ class ArmSchedulerTest {
     rc.setStatus(s);
   }
 
+  /** The first arm's run {@code runId}, job {@code jobId}, benchmarking, as the status last written holds it. */
+  ArmStatus benchmarking(String runId, String jobId, String specHash) {
+    ArmStatus running = ComparisonState.pending("sgl-router");
+    running.phase(ArmPhase.Benchmarking);
+    running.runId = runId;
+    running.jobId = jobId;
+    running.specHash = specHash;
+    written(running);
+    return running;
+  }
+
   @Test
   void aWrittenRunIdIsSubmittedAsAnActAndNoHostIsCalledWhileDeciding() {
     ArmStatus pending = ComparisonState.pending("sgl-router");
@@ -109,12 +120,7 @@ class ArmSchedulerTest {
 
   @Test
   void aCancelIsAskedForOnceAndItsOutcomeIsAppliedWhenSeen() {
-    ArmStatus running = ComparisonState.pending("sgl-router");
-    running.phase(ArmPhase.Benchmarking);
-    running.runId = "r0000002b";
-    running.jobId = "42";
-    running.specHash = "the spec before it changed";
-    written(running);
+    ArmStatus running = benchmarking("r0000002b", "42", "the spec before it changed");
     ComparisonState state = load();
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000002b");
 
@@ -156,12 +162,7 @@ class ArmSchedulerTest {
    */
   @Test
   void aCancelWhoseReasonIsGoneLetsThePollerEndTheRun() {
-    ArmStatus running = ComparisonState.pending("sgl-router");
-    running.phase(ArmPhase.Benchmarking);
-    running.runId = "r0000003c";
-    running.jobId = "43";
-    running.specHash = load().specHash("sgl-router");
-    written(running);
+    ArmStatus running = benchmarking("r0000003c", "43", load().specHash("sgl-router"));
     ComparisonState state = load();
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000003c");
     ArmStatus ended = ComparisonState.copy(running);
