@@ -188,31 +188,14 @@ srt_check_alive() {
   done
 }
 
-# Infrastructure (etcd, NATS) stops last: Dynamo's workers and frontend leave etcd (their leases)
-# and NATS as they stop, and would otherwise spend their grace retrying a server already gone.
 srt_stop_all() {
-  local grace=$SRT_STOP_GRACE
+  local i pid waited grace=$SRT_STOP_GRACE
   # A number, or the default: bash arithmetic would evaluate any other text as an expression.
   [[ $grace =~ ^[0-9]+$ ]] || grace=10
-  srt_stop_tier services "$grace"
-  srt_stop_tier infra "$grace"
-}
-
-# srt_stop_tier TIER GRACE: TERM to each process group of TIER (infra, or services: every other
-# role), newest first; each still alive after GRACE seconds gets KILL.
-srt_stop_tier() {
-  local tier=$1 grace=$2 i pid waited role
-  local -a pids=()
   for ((i = ${#SRT_PIDS[@]} - 1; i >= 0; i--)); do
-    role=services
-    if [ "${SRT_ROLES[$i]}" = infra ]; then
-      role=infra
-    fi
-    [ "$role" = "$tier" ] || continue
-    pids+=("${SRT_PIDS[$i]}")
     kill -TERM -- "-${SRT_PIDS[$i]}" 2>/dev/null || true
   done
-  for pid in ${pids[@]+"${pids[@]}"}; do
+  for pid in "${SRT_PIDS[@]}"; do
     waited=0
     while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((grace * 10)) ]; do
       sleep 0.1
