@@ -120,10 +120,11 @@ final class EventFold {
   }
 
   /**
-   * Applies new events, then the job state; never moves a finished run, except one that reported
-   * itself cancelled while nobody asked srt-operator to cancel it: its script was signalled by
-   * the host (an outside {@code scancel}, a time limit, a failed node), and the job's state says
-   * which, so such a run is Failed with that reason once the job has ended.
+   * Applies new events, then the job state; never moves a finished run, except one that ended
+   * while nobody asked srt-operator to cancel it and the host says it ended the job: the script,
+   * signalled by the host (an outside {@code scancel}, a time limit, a failed node), reports itself
+   * cancelled, or failed when it saw one of its processes die of the same signal first. The job's
+   * state says which end it was, so such a run is Failed with that reason once the job has ended.
    */
   static void apply(ArmStatus s, List<RunEvent> events, JobStatus job, Instant now) {
     ArmPhase beforeEnd = null;
@@ -141,22 +142,26 @@ final class EventFold {
     }
     if (!s.phase().terminal()) {
       jobState(s, job, now);
-    } else if (beforeEnd != null && endedByTheHost(s, job)) {
-      if (job.terminal()) {
-        jobEnded(s, job, now, "; srt-operator did not cancel it");
-      } else {
+    } else if (beforeEnd != null && mayHaveBeenEndedByTheHost(s, job)) {
+      if (!job.terminal()) {
         // The script reports its end before Slurm has finished the job (COMPLETING): the next
         // poll has the job's final state, and with it the reason.
+        String how = s.phase() == ArmPhase.Cancelled ? "was interrupted" : "reported a failure";
         s.phase = beforeEnd.name();
         s.finishedAt = null;
-        s.message = "the run was interrupted (" + s.message + "); waiting for the job's final state";
+        s.message = "the run " + how + " (" + s.message + "); waiting for the job's final state";
+      } else if (s.phase() == ArmPhase.Cancelled || hostReason(job.state()) != null) {
+        jobEnded(s, job, now, "; srt-operator did not cancel it");
       }
     }
   }
 
-  /** The run says it was cancelled, and the host that knows its job says srt-operator did not. */
-  private static boolean endedByTheHost(ArmStatus s, JobStatus job) {
-    return s.phase() == ArmPhase.Cancelled && s.reason == null && !job.cancelRequested()
+  /**
+   * The run says it was cancelled or failed, and the host that knows its job says srt-operator did
+   * not cancel it and has not (yet) seen it end well.
+   */
+  private static boolean mayHaveBeenEndedByTheHost(ArmStatus s, JobStatus job) {
+    return (s.phase() == ArmPhase.Cancelled || s.phase() == ArmPhase.Failed) && s.reason == null && !job.cancelRequested()
         && job.state() != JobState.NOT_FOUND && job.state() != JobState.UNKNOWN && job.state() != JobState.COMPLETED;
   }
 

@@ -31,6 +31,8 @@ class SlurmFaultsIT {
   static final String NAME = "slurm-faults";
   /** A poll (500 ms) plus the reconcile and status write it triggers, on a busy 2-core machine. */
   static final Duration ONE_POLL = Duration.ofSeconds(3);
+  /** Slurm, not the operator: a time-limit check (every 30 s), KillWait, a node's slurmd, on a loaded machine. */
+  static final Duration SLURM_ENDS_A_JOB = Duration.ofMinutes(3);
 
   InJvmOperator op;
   String downedNode;
@@ -118,10 +120,14 @@ class SlurmFaultsIT {
     return op.arm(NAME, arm);
   }
 
-  /** Waits for Slurm to end the job in {@code slurmState}, then for the arm to be Failed with {@code reason} within a poll. */
+  /**
+   * Waits for Slurm to end the job in {@code slurmState}, then for the arm to be Failed with {@code
+   * reason} within a poll. Slurm itself is given long: it checks time limits every 30 s, and keeps
+   * the job COMPLETING until its node has killed every process, slowly on a loaded machine.
+   */
   ArmStatus awaitFailed(ArmStatus running, String slurmState, String reason) {
-    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-        .until(() -> jobState(running.jobId).equals(slurmState));
+    await().atMost(SLURM_ENDS_A_JOB).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+        assertThat(jobState(running.jobId)).as(() -> "Slurm's job " + slurmJob(running.jobId)).isEqualTo(slurmState));
     await().atMost(ONE_POLL).pollInterval(Duration.ofMillis(100)).until(() -> "Failed".equals(op.arm(NAME, running.name).phase));
     ArmStatus a = op.arm(NAME, running.name);
     assertThat(a.runId).isEqualTo(running.runId);
@@ -131,6 +137,16 @@ class SlurmFaultsIT {
         .containsAnyOf("srt-operator did not cancel it", "without reporting an outcome");
     assertThat(a.finishedAt).isNotNull();
     return a;
+  }
+
+  /** What Slurm says of the job, for a failure's message. */
+  static String slurmJob(String jobId) {
+    try {
+      return run(List.of("bash", "-c", "scontrol show job \"$1\" 2>&1 | grep -E 'JobState|RunTime|TimeLimit|EndTime|NodeList' || true", "_", jobId))
+          .replaceAll("\\s+", " ").strip();
+    } catch (Exception e) {
+      return jobId + " (scontrol: " + e + ")";
+    }
   }
 
   static String jobState(String jobId) throws Exception {

@@ -34,8 +34,21 @@ class HostEndedRunTest {
       event("failed", "reason", "Interrupted", "message", "received SIGTERM"),
       event("finished", "status", "cancelled", "code", "143"));
 
+  /**
+   * What the script writes when a process it watches dies of the host's SIGTERM before the signal
+   * reaches the script itself (each Slurm step is signalled by its own slurmstepd).
+   */
+  private static final List<RunEvent> A_PROCESS_DIED_FIRST = List.of(
+      event("phase", "phase", "starting"),
+      event("failed", "reason", "ProcessExited", "message", "worker-0 exited with code 143 (SIGTERM)"),
+      event("finished", "status", "failed", "code", "1"));
+
   private static ArmStatus apply(JobStatus job) {
-    return Replays.replay(Replays.record(Examples.plan("sgl-router", Mode.SLURM), T0), TERMINATED, job, T0.plusSeconds(9));
+    return apply(TERMINATED, job);
+  }
+
+  private static ArmStatus apply(List<RunEvent> events, JobStatus job) {
+    return Replays.replay(Replays.record(Examples.plan("sgl-router", Mode.SLURM), T0), events, job, T0.plusSeconds(9));
   }
 
   @Test
@@ -56,6 +69,37 @@ class HostEndedRunTest {
     assertThat(scancel.phase).isEqualTo("Failed");
     assertThat(scancel.reason).isEqualTo("JobCancelled");
     assertThat(scancel.message).startsWith("job ended CANCELLED with exit code 143; srt-operator did not cancel it");
+  }
+
+  @Test
+  void aRunThatSawItsProcessDieOfTheHostsSignalFailsWithTheHostsReason() {
+    ArmStatus timeout = apply(A_PROCESS_DIED_FIRST, new JobStatus(JobState.TIMEOUT, "TimeLimit", 1));
+    assertThat(timeout.phase).isEqualTo("Failed");
+    assertThat(timeout.reason).isEqualTo("JobTimeLimit");
+    assertThat(timeout.message).isEqualTo("job ended TIMEOUT with exit code 1: TimeLimit; srt-operator did not cancel it"
+        + " (ProcessExited: worker-0 exited with code 143 (SIGTERM))");
+
+    ArmStatus scancel = apply(A_PROCESS_DIED_FIRST, new JobStatus(JobState.CANCELLED, null, 1));
+    assertThat(scancel.reason).isEqualTo("JobCancelled");
+
+    // Until Slurm has finished the job, the run's end waits for the job's state.
+    ArmStatus completing = apply(A_PROCESS_DIED_FIRST, new JobStatus(JobState.RUNNING, null, null));
+    assertThat(completing.phase).isEqualTo("Starting");
+    assertThat(completing.finishedAt).isNull();
+    assertThat(completing.message).isEqualTo("the run reported a failure (ProcessExited: worker-0 exited with code 143 (SIGTERM));"
+        + " waiting for the job's final state");
+  }
+
+  @Test
+  void aRunThatFailedOnItsOwnKeepsItsOwnWord() {
+    for (JobStatus job : new JobStatus[] {new JobStatus(JobState.FAILED, null, 1), JobStatus.of(JobState.NOT_FOUND), null}) {
+      ArmStatus s = apply(A_PROCESS_DIED_FIRST, job);
+      assertThat(s.phase).as("with job %s", job).isEqualTo("Failed");
+      assertThat(s.reason).as("with job %s", job).isNull();
+      assertThat(s.message).as("with job %s", job).isEqualTo("ProcessExited: worker-0 exited with code 143 (SIGTERM)");
+    }
+    // srt-operator cancelled it: the run's own failure stands.
+    assertThat(apply(A_PROCESS_DIED_FIRST, new JobStatus(JobState.CANCELLED, null, 1, true)).reason).isNull();
   }
 
   @Test
