@@ -32,6 +32,11 @@ SRT_LEVEL=""
 SRT_LEVEL_TEXT=""
 SRT_STOP_GRACE="${SRT_STOP_GRACE:-10}"
 
+# Control characters a JSON string cannot hold raw; \t \n \r are escaped instead.
+SRT_JSON_DROPPED=$'[\001\002\003\004\005\006\007\010\013\014\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037]'
+
+# srt_json_string TEXT: TEXT as a JSON string, in REPLY. In bash alone: a run writes many events,
+# and a fork per string was most of a short run's time.
 srt_json_string() {
   local s=$1
   s=${s//\\/\\\\}
@@ -39,21 +44,37 @@ srt_json_string() {
   s=${s//$'\n'/\\n}
   s=${s//$'\r'/\\r}
   s=${s//$'\t'/\\t}
-  s=$(printf '%s' "$s" | LC_ALL=C tr -d '\000-\010\013\014\016-\037')
-  printf '"%s"' "$s"
+  s=${s//$SRT_JSON_DROPPED/}
+  REPLY="\"$s\""
+}
+
+# srt_now: the time in UTC to the millisecond, in REPLY (bash 5's clock; date on bash 4).
+srt_now() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then
+    local t=${EPOCHREALTIME/[!0-9]/.}
+    TZ=UTC0 printf -v REPLY '%(%Y-%m-%dT%H:%M:%S)T.%.3sZ' "${t%.*}" "${t#*.}"
+  else
+    REPLY=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
+  fi
 }
 
 # srt_event EVENT [KEY VALUE]... ; a KEY ending in := takes a raw JSON VALUE (number, object).
 srt_event() {
-  local line key
-  line="{\"ts\":\"$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)\",\"event\":$(srt_json_string "$1")"
+  local line
+  srt_now
+  line="{\"ts\":\"$REPLY\""
+  srt_json_string "$1"
+  line+=",\"event\":$REPLY"
   shift
   while [ "$#" -ge 2 ]; do
-    key=$1
-    if [ "${key%:=}" != "$key" ]; then
-      line+=",$(srt_json_string "${key%:=}"):$2"
+    if [ "${1%:=}" != "$1" ]; then
+      srt_json_string "${1%:=}"
+      line+=",$REPLY:$2"
     else
-      line+=",$(srt_json_string "$key"):$(srt_json_string "$2")"
+      srt_json_string "$1"
+      line+=",$REPLY"
+      srt_json_string "$2"
+      line+=":$REPLY"
     fi
     shift 2
   done
@@ -61,7 +82,7 @@ srt_event() {
 }
 
 srt_log() {
-  printf '%s [srt] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2
+  TZ=UTC0 printf '%(%H:%M:%S)T [srt] %s\n' -1 "$*" >&2
 }
 
 srt_phase() {
