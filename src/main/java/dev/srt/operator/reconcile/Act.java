@@ -18,8 +18,11 @@ sealed interface Act {
   /** Stop watching the run and forget what was seen of it. */
   record Untrack(RunRef run) implements Act {}
 
-  /** Cancel the run's job on the host, off the reconcile thread; the poller is told first, so it does not call the run failed. */
-  record Cancel(ResourceID owner, RunRef run, RunHost host, String jobId) implements Act {}
+  /**
+   * Cancel the run's job on the host, off the reconcile thread, because of {@code reason} (null:
+   * the comparison is being deleted); the poller is told first, so it does not call the run failed.
+   */
+  record Cancel(ResourceID owner, RunRef run, RunHost host, String jobId, CancelReason reason) implements Act {}
 
   /** Submit the run, off the reconcile thread. */
   record Submit(ResourceID owner, RunRef run, HostActions.Call call) implements Act {}

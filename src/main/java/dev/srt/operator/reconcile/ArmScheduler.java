@@ -77,12 +77,12 @@ final class ArmScheduler {
         continue;
       }
       if (step.ended() && cancelling(ref, seen)) {
-        if (mustStop(s, d, a) != null) {
+        if (stopReason(s, d, a, seen) != null) {
           // A run this operator is cancelling ends by that cancel: its outcome, not the poller's
           // sight of the job's end (which may come first), says why (SpecChanged, ArmRemoved, ...).
           continue;
         }
-        d.act(new Act.Forget(ref, Kind.CANCEL)); // asked for a reason that is gone (unsuspended)
+        d.act(new Act.Forget(ref, Kind.CANCEL)); // asked without a reason (the comparison's deletion)
       }
       ArmStatus fresh = ComparisonState.copy(step.status());
       ArmRuns.carry(a, fresh);
@@ -116,7 +116,7 @@ final class ArmScheduler {
       if (a.phase() == ArmPhase.Cancelled && a.reason() == ArmReason.ArmRemoved) {
         continue; // reported already; kept in status until the spec changes again
       }
-      Stop stop = mustStop(s, d, a);
+      CancelReason stop = stopReason(s, d, a, seen);
       if (stop == null) {
         continue;
       }
@@ -142,7 +142,7 @@ final class ArmScheduler {
         HostActions.Outcome cancelled = seen.actions().outcome(ref, Kind.CANCEL);
         if (cancelled == null) {
           if (!seen.actions().running(ref, Kind.CANCEL)) {
-            d.act(new Act.Cancel(s.id, ref, s.host, a.jobId));
+            d.act(new Act.Cancel(s.id, ref, s.host, a.jobId, stop));
           }
           a.message = "cancelling run " + runId + " (" + why + ")";
           continue;
@@ -196,22 +196,33 @@ final class ArmScheduler {
     }
   }
 
-  /** Why an arm's run must stop, in the words of its status and events. */
-  private record Stop(ArmReason reason, String why) {}
+  /**
+   * Why the arm's run must stop (null: it goes on): a reason that holds now, else the one its
+   * running or ended cancel was asked for. A rerun, say, is seen by one reconcile only, and the
+   * cancel it asked for may end in a later one: the run still ended because of the rerun.
+   */
+  private static CancelReason stopReason(ComparisonState s, Decisions d, ArmStatus a, Observation seen) {
+    CancelReason now = mustStop(s, d, a);
+    if (now != null || a.runId == null) {
+      return now;
+    }
+    RunRef ref = s.ref(a);
+    return cancelling(ref, seen) ? seen.actions().reason(ref, Kind.CANCEL) : null;
+  }
 
   /** Why the arm's run must stop now (null: it goes on). */
-  private static Stop mustStop(ComparisonState s, Decisions d, ArmStatus a) {
+  private static CancelReason mustStop(ComparisonState s, Decisions d, ArmStatus a) {
     if (!s.specHasArm(a.name)) {
-      return new Stop(ArmReason.ArmRemoved, "the arm was removed from the spec");
+      return new CancelReason(ArmReason.ArmRemoved, "the arm was removed from the spec");
     }
     if (s.rc.getSpec() != null && s.rc.getSpec().suspended()) {
-      return new Stop(ArmReason.Suspended, "spec.suspend is true");
+      return new CancelReason(ArmReason.Suspended, "spec.suspend is true");
     }
     if (s.rerun && !d.rerunDone.contains(a.name)) {
-      return new Stop(ArmReason.RerunRequested, "a rerun was requested");
+      return new CancelReason(ArmReason.RerunRequested, "a rerun was requested");
     }
     if (s.specErrors.isEmpty() && s.cluster != null && a.specHash != null && !a.specHash.equals(s.specHash(a.name))) {
-      return new Stop(ArmReason.SpecChanged, "the arm's spec changed");
+      return new CancelReason(ArmReason.SpecChanged, "the arm's spec changed");
     }
     return null;
   }

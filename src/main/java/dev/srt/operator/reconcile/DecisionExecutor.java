@@ -34,7 +34,7 @@ final class DecisionExecutor {
         observations.untrack(u.run());
       } else if (act instanceof Act.Cancel c) {
         observations.cancelling(c.run());
-        actions.request(c.owner(), c.run(), Kind.CANCEL, () -> {
+        actions.request(c.owner(), c.run(), Kind.CANCEL, c.reason(), () -> {
           c.host().cancel(c.run(), c.jobId());
           return null;
         });

@@ -46,11 +46,24 @@ final class HostActions implements AutoCloseable {
 
   record Key(RunRef run, Kind kind) {}
 
-  /** The actions of one comparison at one moment: those running and the outcomes not yet acted on. */
-  record Snapshot(java.util.Set<Key> running, Map<Key, Outcome> done) {
+  /**
+   * The actions of one comparison at one moment: those running, the outcomes not yet acted on, and
+   * why each of them was asked for (a cancel's reason; none for a submit).
+   */
+  record Snapshot(java.util.Set<Key> running, Map<Key, Outcome> done, Map<Key, CancelReason> reasons) {
     Snapshot {
       running = java.util.Set.copyOf(running);
       done = Map.copyOf(done);
+      reasons = Map.copyOf(reasons);
+    }
+
+    Snapshot(java.util.Set<Key> running, Map<Key, Outcome> done) {
+      this(running, done, Map.of());
+    }
+
+    /** Why the action was asked for, while it runs or its outcome is unread; null: no reason given. */
+    CancelReason reason(RunRef run, Kind kind) {
+      return reasons.get(new Key(run, kind));
     }
 
     boolean running(RunRef run, Kind kind) {
@@ -66,6 +79,7 @@ final class HostActions implements AutoCloseable {
   private final Clock clock;
   private final Map<Key, Outcome> done = new HashMap<>();
   private final Map<Key, ResourceID> running = new HashMap<>();
+  private final Map<Key, CancelReason> reasons = new HashMap<>();
   private final Executor executor;
   private final ExecutorService pool;
 
@@ -100,15 +114,24 @@ final class HostActions implements AutoCloseable {
    * owner} is woken when it ends.
    */
   synchronized void request(ResourceID owner, RunRef run, Kind kind, Call call) {
+    request(owner, run, kind, null, call);
+  }
+
+  /** As {@link #request(ResourceID, RunRef, Kind, Call)}, remembering {@code reason} until the outcome is forgotten. */
+  synchronized void request(ResourceID owner, RunRef run, Kind kind, CancelReason reason, Call call) {
     Key key = new Key(run, kind);
     if (running.containsKey(key) || done.containsKey(key)) {
       return;
     }
     running.put(key, owner);
+    if (reason != null) {
+      reasons.put(key, reason);
+    }
     try {
       executor.execute(() -> perform(key, call));
     } catch (RejectedExecutionException closed) {
       running.remove(key);
+      reasons.remove(key);
     }
   }
 
@@ -141,7 +164,13 @@ final class HostActions implements AutoCloseable {
         outcomes.put(k, o);
       }
     });
-    return new Snapshot(running.keySet().stream().filter(mine).collect(java.util.stream.Collectors.toSet()), outcomes);
+    Map<Key, CancelReason> why = new HashMap<>();
+    reasons.forEach((k, r) -> {
+      if (mine.test(k)) {
+        why.put(k, r);
+      }
+    });
+    return new Snapshot(running.keySet().stream().filter(mine).collect(java.util.stream.Collectors.toSet()), outcomes, why);
   }
 
   /** Whether the action runs now. */
@@ -156,12 +185,17 @@ final class HostActions implements AutoCloseable {
 
   /** Forgets an outcome that was acted on: asking again starts the action again. */
   synchronized void forget(RunRef run, Kind kind) {
-    done.remove(new Key(run, kind));
+    Key key = new Key(run, kind);
+    done.remove(key);
+    if (!running.containsKey(key)) {
+      reasons.remove(key);
+    }
   }
 
   /** Forgets every outcome of a comparison's runs (it is gone). */
   synchronized void forgetAll(String namespace, String comparison) {
     done.keySet().removeIf(k -> k.run().namespace().equals(namespace) && k.run().comparison().equals(comparison));
+    reasons.keySet().removeIf(k -> !running.containsKey(k) && k.run().namespace().equals(namespace) && k.run().comparison().equals(comparison));
   }
 
   @Override

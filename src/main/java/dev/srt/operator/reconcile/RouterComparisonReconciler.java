@@ -212,7 +212,7 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
         for (ArmStatus a : running) {
           RunRef ref = ref(rc, a);
           if (actions.outcome(ref, HostActions.Kind.CANCEL) == null) {
-            executor.perform(rc, List.of(new Act.Cancel(id, ref, host, a.jobId)));
+            executor.perform(rc, List.of(new Act.Cancel(id, ref, host, a.jobId, null)));
           }
           HostActions.Outcome cancelled = actions.outcome(ref, HostActions.Kind.CANCEL);
           if (cancelled == null) {

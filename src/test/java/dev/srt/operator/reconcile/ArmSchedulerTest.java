@@ -125,7 +125,8 @@ class ArmSchedulerTest {
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000002b");
 
     Decisions asked = scheduler.decide(state, null, nothingSeen());
-    assertThat(asked.acts).filteredOn(Act.Cancel.class::isInstance).containsExactly(new Act.Cancel(state.id, ref, state.host, "42"));
+    assertThat(asked.acts).filteredOn(Act.Cancel.class::isInstance).containsExactly(new Act.Cancel(state.id, ref, state.host, "42",
+        new CancelReason(ArmReason.SpecChanged, "the arm's spec changed")));
     assertThat(asked.arms.get("sgl-router").message).startsWith("cancelling run r0000002b");
 
     Observation stillRunning = new Observation(Map.of(), new HostActions.Snapshot(Set.of(new HostActions.Key(ref, HostActions.Kind.CANCEL)),
@@ -157,11 +158,40 @@ class ArmSchedulerTest {
   }
 
   /**
-   * A cancel asked for a reason that is gone when it ends (a rerun handled by an earlier reconcile,
-   * a suspend undone): the run ends as the poller sees it, and the cancel's outcome is let go.
+   * A cancel asked for a reason that is gone when it ends (a rerun is seen by the reconcile that
+   * asks for the cancel only): the run still ended because of it, with its event and reason, and
+   * runs again; the poller's sight of the job's end waits for the cancel's outcome meanwhile.
    */
   @Test
-  void aCancelWhoseReasonIsGoneLetsThePollerEndTheRun() {
+  void aCancelEndsTheRunWithTheReasonItWasAskedForEvenWhenTheReasonIsGone() {
+    ArmStatus running = benchmarking("r0000003c", "43", load().specHash("sgl-router"));
+    ComparisonState state = load();
+    assertThat(state.rerun).as("the rerun was handled by an earlier reconcile").isFalse();
+    RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000003c");
+    HostActions.Key cancel = new HostActions.Key(ref, HostActions.Kind.CANCEL);
+    Map<HostActions.Key, CancelReason> why = Map.of(cancel, new CancelReason(ArmReason.RerunRequested, "a rerun was requested"));
+    ArmStatus ended = ComparisonState.copy(running);
+    ended.phase(ArmPhase.Cancelled);
+    Map<String, RunTracker.Step> polled = Map.of("sgl-router", new RunTracker.Step(ended, null, Set.of(), null));
+
+    Decisions whileRunning = scheduler.decide(state, null, new Observation(polled, new HostActions.Snapshot(Set.of(cancel), Map.of(), why)));
+    assertThat(whileRunning.arms.get("sgl-router").phase()).as("the poller's end waits").isEqualTo(ArmPhase.Benchmarking);
+    assertThat(whileRunning.arms.get("sgl-router").message).isEqualTo("cancelling run r0000003c (a rerun was requested)");
+    assertThat(whileRunning.acts).noneMatch(Act.Cancel.class::isInstance).noneMatch(Act.Untrack.class::isInstance);
+
+    Decisions d = scheduler.decide(state, null, new Observation(polled,
+        new HostActions.Snapshot(Set.of(), Map.of(cancel, new HostActions.Outcome(state.now, null, null)), why)));
+    assertThat(d.acts).contains(new Act.Untrack(ref), new Act.Forget(ref, HostActions.Kind.CANCEL));
+    assertThat(d.acts).filteredOn(Act.Event.class::isInstance).extracting(a -> ((Act.Event) a).message())
+        .containsExactly("arm sgl-router: run r0000003c cancelled (RerunRequested): a rerun was requested");
+    assertThat(d.arms.get("sgl-router").phase()).as("and runs again").isEqualTo(ArmPhase.Pending);
+    assertThat(d.arms.get("sgl-router").reason()).isEqualTo(ArmReason.RerunRequested);
+    assertThat(d.acts).noneMatch(Act.Cancel.class::isInstance);
+  }
+
+  /** A cancel asked for without a reason (the comparison's deletion) does not hold the poller's sight of the run's end. */
+  @Test
+  void aCancelWithoutAReasonLetsThePollerEndTheRun() {
     ArmStatus running = benchmarking("r0000003c", "43", load().specHash("sgl-router"));
     ComparisonState state = load();
     RunRef ref = new RunRef(NS, rc.getMetadata().getName(), "sgl-router", "r0000003c");
@@ -174,7 +204,7 @@ class ArmSchedulerTest {
 
     assertThat(d.acts).contains(new Act.Untrack(ref), new Act.Forget(ref, HostActions.Kind.CANCEL));
     assertThat(d.arms.get("sgl-router").phase()).as("cancelled runs run again").isEqualTo(ArmPhase.Pending);
-    assertThat(d.acts).noneMatch(Act.Cancel.class::isInstance);
+    assertThat(d.acts).noneMatch(Act.Cancel.class::isInstance).noneMatch(Act.Event.class::isInstance);
   }
 
   @Test

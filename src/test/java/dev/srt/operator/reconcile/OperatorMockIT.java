@@ -272,6 +272,17 @@ class OperatorMockIT {
     await().atMost(WAIT).until(() -> "Succeeded".equals(arm("sgl-router").phase));
     change(rc -> rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again-1")));
     await().atMost(WAIT).until(() -> host.runs().stream().filter(r -> r.arm().equals("sgl-router")).count() == 3);
+
+    // A rerun of a run in flight: its cancel ends after the reconcile that saw the rerun, and the
+    // run still ends because of the rerun, and says so.
+    RunRef third = host.runOf("sgl-router");
+    await().atMost(WAIT).until(() -> third.runId().equals(arm("sgl-router").runId) && arm("sgl-router").jobId != null);
+    change(rc -> rc.getMetadata().setAnnotations(Map.of(Api.RERUN_ANNOTATION, "again-2")));
+    await().atMost(WAIT).until(() -> host.runs().stream().filter(r -> r.arm().equals("sgl-router")).count() == 4);
+    assertThat(host.cancelled).contains(third);
+    await().atMost(WAIT).untilAsserted(() -> assertThat(client.v1().events().inNamespace(NS).list().getItems())
+        .extracting(Event::getMessage)
+        .contains("arm sgl-router: run " + third.runId() + " cancelled (RerunRequested): a rerun was requested"));
   }
 
   @Test
