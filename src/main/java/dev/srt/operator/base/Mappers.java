@@ -29,7 +29,7 @@ public final class Mappers {
   private static final class Yaml {
     static final ObjectMapper MAPPER = configure(new ObjectMapper(
         new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)));
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)));
   }
 
   private static ObjectMapper configure(ObjectMapper m) {

@@ -22,9 +22,13 @@ final class Fairness {
 
   private Fairness() {}
 
-  /** One error per field outside routing that is not the same in every recipe. */
+  /**
+   * One error per field outside routing that is not the same in every recipe. srtctl's etcd and
+   * NATS ports are Dynamo's alone: only the Dynamo arms must agree on them
+   * ({@link SrtctlVariables#infraPorts}).
+   */
   static List<Problem> differences(List<Recipe> recipes) {
-    return differences(recipes, p -> !routing(p), "");
+    return differences(recipes, p -> !routing(p) && !SrtctlVariables.dynamoOnly(p), "");
   }
 
   /** One error per field selected by {@code fields} that differs among {@code recipes}. */

@@ -130,6 +130,7 @@ public final class RecipeImport {
       arms.add(arm);
     }
     Finish.dynamo(dynamoArms, d);
+    SrtctlVariables.infraPorts(recipes, dynamoArms, d);
     if (d.problems.stream().anyMatch(Problem::isError)) {
       return refused(d.problems, d.ignored(), d.notes);
     }
@@ -183,7 +184,7 @@ public final class RecipeImport {
    */
   private static ObjectNode cluster(Recipe first, Draft d, String comparisonName) {
     ObjectNode c = d.cluster;
-    boolean direct = first.get("environment." + SharedFields.LOCAL_IMAGE) != null || first.get("environment." + SharedFields.SGLANG_SOURCE) != null;
+    boolean direct = first.get("environment." + SrtctlVariables.LOCAL_IMAGE) != null || first.get("environment." + SrtctlVariables.SGLANG_SOURCE) != null;
     c.put("mode", (direct ? Mode.DIRECT : Mode.SLURM).id());
     c.put("transport", "ssh");
     ObjectNode ssh = c.putObject("ssh");

@@ -1,6 +1,5 @@
 package dev.srt.operator.importer;
 
-import com.fasterxml.jackson.databind.node.IntNode;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,11 +14,6 @@ final class SharedFields {
       "gpus_per_agg", "gpusPerWorker", "prefill_nodes", "prefillNodes", "decode_nodes", "decodeNodes",
       "prefill_workers", "prefillWorkers", "decode_workers", "decodeWorkers", "gpus_per_prefill", "gpusPerPrefill",
       "gpus_per_decode", "gpusPerDecode");
-  /** srtctl's direct-path port overrides, and the GpuCluster infra fields they become. */
-  static final Map<String, String> INFRA_PORTS = Map.of("SRTCTL_ETCD_PORT", "etcdClientPort",
-      "SRTCTL_ETCD_PEER_PORT", "etcdPeerPort", "SRTCTL_NATS_PORT", "natsPort");
-  static final String LOCAL_IMAGE = "SRTCTL_LOCAL_CONTAINER_IMAGE";
-  static final String SGLANG_SOURCE = "SRTCTL_SGLANG_SOURCE";
   private static final Pattern ENGINE_FLAG = Pattern.compile("backend\\.sglang_config\\.(aggregated|prefill|decode)\\..+");
   private static final Pattern ENGINE_ENV = Pattern.compile("backend\\.(aggregated|prefill|decode)_environment\\..+");
   private static final Map<String, String> ARGS_OF_MODE = Map.of("aggregated", "args", "prefill", "prefillArgs", "decode", "decodeArgs");
@@ -123,27 +117,14 @@ final class SharedFields {
     }
   }
 
-  /** Whether a variable of the recipe's environment reaches the processes (the rest configure srtctl). */
+  /** Whether a variable of the recipe's environment reaches the processes (srtctl's own configure srtctl). */
   static boolean passedOn(String name) {
-    return !INFRA_PORTS.containsKey(name) && !name.equals(LOCAL_IMAGE) && !name.equals(SGLANG_SOURCE);
+    return !SrtctlVariables.isSrtctl(name);
   }
 
   private static void environment(Recipe.Leaf l, Draft d) {
-    String name = l.key();
-    String infra = INFRA_PORTS.get(name);
-    if (l.secret() != null && !passedOn(name)) {
-      d.error(l, "configures srtctl itself: it must be a plain value, not a secret");
-    } else if (infra != null) {
-      try {
-        Draft.set(d.cluster, "infra", infra, IntNode.valueOf(Integer.parseInt(l.value().asText().trim())));
-      } catch (NumberFormatException e) {
-        d.error(l, "must be a port number, not " + l.shown());
-      }
-    } else if (name.equals(LOCAL_IMAGE)) {
-      Draft.set(d.cluster, "container", "image", l.value());
-    } else if (name.equals(SGLANG_SOURCE)) {
-      d.ignore(l, "srtctl's direct path installs SGLang from this checkout; srt-operator runs the host's SGLang "
-          + "(a sgl-router arm builds the router from its frontend.source)");
+    if (SrtctlVariables.isSrtctl(l.key())) {
+      SrtctlVariables.map(l, d);
     } else {
       // srtctl gives the recipe's environment to workers, Dynamo frontends and the benchmark.
       d.env(d.spec, "backend.env", l);

@@ -261,24 +261,41 @@ class ApplyCommandIT {
   }
 
   /**
-   * SGLang Model Gateway vs Dynamo KV (examples/gateway-vs-dynamo-imported.yaml, imported from two srtctl recipes) over its eight TP1 workers,
-   * with a smaller workload: the gateway arm starts after every worker's /health, passes its
-   * /readiness gate, and its metrics are scraped on its own Prometheus port.
+   * SGLang Model Gateway vs Dynamo KV, imported from its two srtctl recipes
+   * (examples/srtctl/gateway-vs-dynamo; the Dynamo one alone sets srtctl's etcd and NATS ports),
+   * over its eight TP1 workers, with a smaller workload: the gateway arm starts after every
+   * worker's /health, passes its /readiness gate, and its metrics are scraped on its own Prometheus
+   * port; the Dynamo arm's etcd runs on the ports the recipe asked for.
    */
   @Test
   void theGatewayArmAndTheDynamoKvArmRunOverEightWorkers() throws Exception {
-    // The example as imported from its two srtctl recipes, with srtctl's AIPerf command, smaller.
-    String yaml = Files.readString(Path.of("examples/gateway-vs-dynamo-imported.yaml"))
+    Path imported = tmp.resolve("imported.yaml");
+    Path skeleton = tmp.resolve("imported-cluster.yaml");
+    Result importing = run("import", "examples/srtctl/gateway-vs-dynamo/gateway.yaml", "examples/srtctl/gateway-vs-dynamo/dynamo-kv.yaml",
+        "--name", "qwen3-32b-gateway-vs-dynamo", "--out-file", imported.toString(), "--cluster-out", skeleton.toString());
+    assertThat(importing.code()).as(importing.toString()).isZero();
+    assertThat(Files.readString(imported)).as("the committed example is this import").isEqualTo(
+        Files.readString(Path.of("examples/gateway-vs-dynamo-imported.yaml")));
+    String infra = Files.readString(skeleton).lines().dropWhile(l -> !l.equals("  infra:")).takeWhile(l -> l.equals("  infra:") || l.startsWith("    "))
+        .reduce("", (a, l) -> a + l.substring(2) + "\n");
+    assertThat(infra).contains("etcdClientPort: 22379", "etcdPeerPort: 22380", "natsPort: 24222");
+    // srtctl's AIPerf command, smaller.
+    String yaml = Files.readString(imported)
         .replace("--request-count 512 --concurrency 64", "--request-count 48 --concurrency 8")
         .replace("    kvEvents:", "    env: {SRT_EMULATOR_SPEED: \"4\"}\n    kvEvents:");
     assertThat(yaml).contains("--request-count 48", "SRT_EMULATOR_SPEED");
     Path comparison = tmp.resolve("gateway-vs-dynamo.yaml");
     Files.writeString(comparison, yaml);
 
-    Result r = apply("-f", comparison.toString(), "--cluster", cluster("").toString());
+    Result r = apply("-f", comparison.toString(), "--cluster", cluster(infra).toString());
 
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out()).contains("2/2 arms succeeded");
+    Path dynamo = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/dynamo-kv")).findFirst().orElseThrow();
+    assertThat(Files.readString(dynamo.resolve("run.sh"))).as("etcd runs on the recipe's ports, and its health there is the infra gate")
+        .contains("--listen-client-urls http://127.0.0.1:22379", "--listen-peer-urls http://127.0.0.1:22380",
+            "srt_wait etcd infra http-status http://127.0.0.1:22379/health 200", "ETCD_ENDPOINTS=http://127.0.0.1:22379");
+    assertThat(Files.readString(dynamo.resolve("events.jsonl"))).contains("\"gate-passed\",\"gate\":\"infra-ready\"");
     Path gateway = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/sgl-model-gateway")).findFirst().orElseThrow();
     assertThat(Files.readString(gateway.resolve("logs/router.log"))).contains("sgl-model-gateway (emulated)", "policy cache_aware",
         "8 worker(s)");
@@ -288,7 +305,7 @@ class ApplyCommandIT {
         .as("the workers' gate passes before the gateway starts").isLessThan(events.indexOf("\"event\":\"process-started\",\"name\":\"router\""));
     String scraped = Files.readString(gateway.resolve("results/metrics-after.txt"));
     assertThat(scraped).contains("sgl_router_processed_requests_total", "sgl_router_cache_hits_total");
-    for (Path run : List.of(gateway, Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/dynamo-kv")).findFirst().orElseThrow())) {
+    for (Path run : List.of(gateway, dynamo)) {
       assertThat(Files.list(run.resolve("results/aiperf")).toList()).as("srtctl's AIPerf command wrote into AIPERF_ARTIFACT_DIR")
           .anySatisfy(f -> assertThat(f.getFileName().toString()).endsWith(".json"));
     }
