@@ -54,13 +54,18 @@ class SidecarSupervisorIT {
   @Test
   void engineExitStopsTheSidecarAndFails() throws Exception {
     int port = freePort();
+    // The engine exits once the sidecar has written its pid (a rename, so the file is whole), not after a fixed time
+    // that a busy machine may not give the sidecar to start.
     List<String> engine = List.of("python3", "-c",
-        "import socket,time\ns=socket.socket()\ns.bind(('127.0.0.1'," + port + "))\ns.listen(8)\ntime.sleep(1.5)\nraise SystemExit(3)");
-    Bash.Result r = supervise(engine, sidecar("open('sidecar.pid','w').write(str(os.getpid()))\ntime.sleep(600)"), port, 30);
+        "import os,socket,time\ns=socket.socket()\ns.bind(('127.0.0.1'," + port + "))\ns.listen(8)\n"
+            + "deadline=time.time()+50\nwhile not os.path.exists('sidecar.pid') and time.time()<deadline: time.sleep(0.05)\nraise SystemExit(3)");
+    Bash.Result r = supervise(engine, sidecar("open('sidecar.pid.tmp','w').write(str(os.getpid()))\nos.rename('sidecar.pid.tmp','sidecar.pid')\n"
+        + "time.sleep(600)"), port, 30);
     assertThat(r.code()).isEqualTo(3);
     assertThat(r.output()).contains("engine exited with code 3");
     long sidecarPid = Long.parseLong(Files.readString(dir.resolve("sidecar.pid")).trim());
-    assertThat(ProcessHandle.of(sidecarPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() ->
+        assertThat(ProcessHandle.of(sidecarPid).map(ProcessHandle::isAlive).orElse(false)).as("the sidecar was stopped").isFalse());
   }
 
   @Test
