@@ -3,12 +3,20 @@ package dev.srt.operator.host;
 import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.plan.Ladder;
+import dev.srt.operator.results.FactsFile;
+import dev.srt.operator.results.ResultFile;
+import dev.srt.operator.results.ResultsParser;
+import dev.srt.operator.results.RunResults;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The one remote command that reads the {@link ResultFile}s of one results directory of a finished
@@ -22,14 +30,69 @@ import java.util.Set;
  * <p>Framing as in {@link PollScript}: one line per file, {@code F <name> <base64>}
  * ({@code O <name>} for one too large to scan), then {@code END}; file bytes only ever appear
  * base64-encoded.
+ *
+ * <p>{@link #read(Backend, RunRef)}, {@link #read(Backend, RunRef, String, SloSpec)} and {@link #readLevels} are how the
+ * rest of the project reads a finished run's numbers; they are computed from the fetched files by
+ * {@link ResultsParser}.
  */
-final class ResultsFetch {
+public final class ResultsFetch {
   static final String END = "END";
   static final String NO_RUN_DIR = "NO-RUN-DIR";
   /** A file larger than this is not read at all (scanning it could outlast the command's timeout). */
   static final long MAX_SCAN_BYTES = 256L * 1024 * 1024;
+  /** {@link RunResults#RESULTS} or one level's directory in it. */
+  private static final Pattern RESULTS_DIRECTORY = Pattern.compile("results(/level-[1-9][0-9]{0,2})?");
+  /** What {@link #read} allows the one remote command. */
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private ResultsFetch() {}
+
+  /**
+   * Reads the result files of a finished run's {@code results/} with one remote command (each file
+   * size-limited on the host) and computes its numbers, without an SLO (no goodput). Anything wrong
+   * with the files is a {@link RunResults#problem()}.
+   *
+   * @throws HostException only when the host cannot be asked (then try again later)
+   */
+  public static RunResults read(Backend backend, RunRef run) throws HostException {
+    return read(backend, run, RunResults.RESULTS, null);
+  }
+
+  /**
+   * Reads the result files of one results directory of a finished run (its {@code results/}, or
+   * {@link Ladder#resultsDir} of one level of a ladder) with one remote command, each file
+   * size-limited on the host, and computes their numbers: goodput and its ratio with {@code slo}.
+   * The per-request data stays on the host; only the numbers come back. Anything wrong with the
+   * files is a {@link RunResults#problem()}.
+   *
+   * @param resultsDir relative to the run directory: {@code results} or {@code results/level-<i>}
+   * @param slo the comparison's spec.slo, or null
+   * @throws HostException only when the host cannot be asked (then try again later)
+   * @throws IllegalArgumentException for a results directory that is not one of those
+   */
+  public static RunResults read(Backend backend, RunRef run, String resultsDir, SloSpec slo) throws HostException {
+    if (!RESULTS_DIRECTORY.matcher(resultsDir).matches()) {
+      throw new IllegalArgumentException("not a results directory of a run: " + resultsDir);
+    }
+    return read(backend.transport(), backend.runDirectory(run).path(), resultsDir, slo, TIMEOUT);
+  }
+
+  /**
+   * Reads the levels {@code finished} of a run's ladder, one remote command each, with the run's
+   * facts (read beside the first). A level whose files give no numbers keeps why in its results.
+   *
+   * @throws HostException only when the host cannot be asked (then try again later)
+   */
+  public static RunResults readLevels(Backend backend, RunRef run, List<Ladder.Level> finished, SloSpec slo) throws HostException {
+    List<RunResults.Level> levels = new ArrayList<>();
+    RunFacts facts = null;
+    for (Ladder.Level level : finished) {
+      RunResults read = read(backend, run, level.resultsDir(), slo);
+      facts = facts == null ? read.facts() : facts;
+      levels.add(new RunResults.Level(level.index(), level.load(), read.withFacts(null)));
+    }
+    return new RunResults(Map.of(), null, facts, levels, null);
+  }
 
   static String command(String runDir, String resultsDir) {
     return """

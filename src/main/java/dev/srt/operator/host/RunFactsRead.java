@@ -1,8 +1,9 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.api.RunFacts;
+import dev.srt.operator.results.RunResults;
 
-/** A run's facts alone, read from its run directory by the command that reads its results ({@link RunResults#read}). */
+/** A run's facts alone, read from its run directory by the command that reads its results ({@link ResultsFetch#read}). */
 public final class RunFactsRead {
   private RunFactsRead() {}
 
@@ -12,6 +13,6 @@ public final class RunFactsRead {
    * @throws HostException only when the host cannot be asked
    */
   public static RunFacts read(Transport transport, String workDir, RunRef run) throws HostException {
-    return ResultsFetch.read(transport, run.runDir(workDir), RunResults.RESULTS, null, RunResults.TIMEOUT).facts();
+    return ResultsFetch.read(transport, run.runDir(workDir), RunResults.RESULTS, null, ResultsFetch.TIMEOUT).facts();
   }
 }

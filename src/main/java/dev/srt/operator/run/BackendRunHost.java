@@ -11,8 +11,9 @@ import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunFiles;
 import dev.srt.operator.host.RunObservation;
+import dev.srt.operator.host.ResultsFetch;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import dev.srt.operator.host.Submission;
 import java.time.Duration;
 import dev.srt.operator.host.LatestRuns;
@@ -86,8 +87,8 @@ public final class BackendRunHost implements RunHost {
 
   @Override
   public RunResults results(RunRef run, RunTracker.Reading reading) throws HostException {
-    return timed("results", () -> reading.levels().isEmpty() ? RunResults.read(backend, run, RunResults.RESULTS, reading.slo())
-        : RunResults.readLevels(backend, run, reading.levels(), reading.slo()));
+    return timed("results", () -> reading.levels().isEmpty() ? ResultsFetch.read(backend, run, RunResults.RESULTS, reading.slo())
+        : ResultsFetch.readLevels(backend, run, reading.levels(), reading.slo()));
   }
 
   @Override

@@ -12,7 +12,7 @@ import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.plan.RunEventType;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;

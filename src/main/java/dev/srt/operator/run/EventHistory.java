@@ -5,7 +5,7 @@ import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import java.util.ArrayList;
 import java.util.List;
 

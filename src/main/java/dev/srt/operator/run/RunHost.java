@@ -8,7 +8,7 @@ import dev.srt.operator.host.HostProbe;
 import dev.srt.operator.host.RunObservation;
 import dev.srt.operator.host.RunRef;
 import dev.srt.operator.host.RunFiles;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import dev.srt.operator.host.SecretEnvFile;
 import dev.srt.operator.host.Submission;
 import dev.srt.operator.host.LatestRuns;

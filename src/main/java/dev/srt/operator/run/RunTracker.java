@@ -5,7 +5,7 @@ import dev.srt.operator.api.ArmPhase;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.host.JobState;
 import dev.srt.operator.host.JobStatus;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.plan.Ladder;
 import java.util.List;

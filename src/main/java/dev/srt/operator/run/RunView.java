@@ -2,7 +2,7 @@ package dev.srt.operator.run;
 
 import dev.srt.operator.host.JobStatus;
 import dev.srt.operator.host.RunEvent;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import java.util.List;
 
 /**

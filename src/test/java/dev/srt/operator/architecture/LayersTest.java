@@ -32,8 +32,8 @@ class LayersTest {
   }
 
   /** Every package of the project, top (imports nothing) to bottom. */
-  static final List<String> PACKAGES = List.of("base", "api", "config", "plan", "render", "host", "verdict", "report", "run",
-      "importer", "reconcile", "emulator", "cli");
+  static final List<String> PACKAGES = List.of("base", "api", "config", "plan", "render", "verdict", "results", "host", "report",
+      "run", "importer", "reconcile", "emulator", "cli");
 
   /** {@code layer} imports no package of the project but {@code allowed}: an allow-list, so a new package is refused until placed. */
   void mayImport(String layer, String... allowed) {
@@ -71,17 +71,22 @@ class LayersTest {
 
   @Test
   void hostKnowsNothingOfKubernetesOrTheCli() {
-    mayImport("host", "base", "api", "config", "plan", "render", "verdict");
+    mayImport("host", "base", "api", "config", "plan", "render", "results");
   }
 
   @Test
   void theRunLifecycleIsSharedByTheCliAndTheOperatorAndKnowsNeither() {
-    mayImport("run", "base", "api", "config", "plan", "render", "host", "verdict");
+    mayImport("run", "base", "api", "config", "plan", "render", "host", "results", "verdict");
   }
 
   @Test
   void reconcileKnowsNothingOfTheEdges() {
     mayImport("reconcile", "base", "api", "config", "plan", "host", "verdict", "run");
+  }
+
+  @Test
+  void resultsKnowsOnlyWhatItParses() {
+    mayImport("results", "base", "api", "verdict");
   }
 
   @Test

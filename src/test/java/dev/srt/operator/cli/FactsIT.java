@@ -9,8 +9,9 @@ import dev.srt.operator.api.RunFact;
 import dev.srt.operator.host.DirectBackend;
 import dev.srt.operator.host.LatestRuns;
 import dev.srt.operator.host.LocalTransport;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.host.ResultsFetch;
 import dev.srt.operator.plan.Hashes;
+import dev.srt.operator.results.RunResults;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.verdict.FactChecks;
 import dev.srt.operator.verdict.Verdicts;
@@ -167,7 +168,7 @@ class FactsIT {
       List<ArmRun> list = new ArrayList<>();
       for (LatestRuns.Found f : found) {
         try {
-          RunResults read = RunResults.read(backend, f.run());
+          RunResults read = ResultsFetch.read(backend, f.run());
           ArmRun r = new ArmRun();
           r.runId = f.run().runId();
           r.repetition = 1;

@@ -87,7 +87,7 @@ class BenchServingIT {
     dev.srt.operator.api.SloSpec lenient = new dev.srt.operator.api.SloSpec();
     lenient.ttftMs = 60_000.0;
     lenient.itlMs = 60_000.0;
-    var read = dev.srt.operator.host.RunResults.read(backend, run, "results", lenient);
+    var read = dev.srt.operator.host.ResultsFetch.read(backend, run, "results", lenient);
     assertThat(read.problem()).isNull();
     var results = read.asStatus();
     assertThat(results.goodputRatio).isEqualTo(1.0);
@@ -95,7 +95,7 @@ class BenchServingIT {
     assertThat(results.p90TtftMs).isBetween(r.path("median_ttft_ms").asDouble(), r.path("p99_ttft_ms").asDouble());
     dev.srt.operator.api.SloSpec impossible = new dev.srt.operator.api.SloSpec();
     impossible.ttftMs = 0.001;
-    assertThat(dev.srt.operator.host.RunResults.read(backend, run, "results", impossible).asStatus().goodputRatio).isZero();
+    assertThat(dev.srt.operator.host.ResultsFetch.read(backend, run, "results", impossible).asStatus().goodputRatio).isZero();
   }
 
   @Test

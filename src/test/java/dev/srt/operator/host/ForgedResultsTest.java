@@ -4,6 +4,7 @@ import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.RunHost;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static dev.srt.operator.results.ResultFixtures.scrape;
 
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.base.Mappers;
@@ -20,6 +21,10 @@ import dev.srt.operator.reconcile.HostCallTimer;
 import dev.srt.operator.reconcile.ResultSeries;
 import dev.srt.operator.verdict.Metric;
 import dev.srt.operator.reconcile.RunObservations;
+import dev.srt.operator.results.ResultFile;
+import dev.srt.operator.results.ResultFixtures;
+import dev.srt.operator.results.ResultMetric;
+import dev.srt.operator.results.RunResults;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.RandomAccessFile;
@@ -30,7 +35,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +42,6 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 8, finding 8 "Forged results": anything in a run (an engine, a router, a custom workload)
@@ -76,28 +78,6 @@ class ForgedResultsTest {
       """;
 
   @TempDir Path work;
-
-  /** Two workers' SGLang counters and the router's, as srt_scrape writes them (full /metrics pages). */
-  static String scrape(long prompt0, long cached0, long requests0, long prompt1, long cached1, long requests1) {
-    return """
-        # srt-scrape http://127.0.0.1:8000/metrics
-        # TYPE sgl_router_requests_total counter
-        sgl_router_requests_total 900
-        # srt-scrape http://127.0.0.1:6100/metrics
-        # HELP sglang:prompt_tokens_total Number of prefill tokens processed.
-        # TYPE sglang:prompt_tokens_total counter
-        sglang:prompt_tokens_total{model_name="m"} %d.0
-        sglang:cached_tokens_total{cache_source="device",model_name="m"} %d.0
-        sglang:cached_tokens_total{cache_source="host",model_name="m"} 777.0
-        sglang:num_requests_total{model_name="m"} %d.0
-        sglang:time_to_first_token_seconds_bucket{le="0.1",model_name="m"} 3.0
-        # srt-scrape http://127.0.0.1:6132/metrics
-        sglang:prompt_tokens_total{model_name="m"} %d.0
-        sglang:cached_tokens_total{model_name="m"} %d.0
-        sglang:num_requests_total{model_name="m"} %d.0
-        # srt-scrape http://127.0.0.1:6164/metrics failed: <urlopen error [Errno 111] Connection refused>
-        """.formatted(prompt0, cached0, requests0, prompt1, cached1, requests1);
-  }
 
   /** What the files above give: bench_serving's numbers as written, the engines' from the scrapes. */
   /** The results by key, each value as its shortest plain decimal. */
@@ -241,7 +221,7 @@ class ForgedResultsTest {
     succeededRunWithForgedSummaries(run);
     DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
     RunObservation seen = new ClusterObserver(backend).poll(List.of(new ActiveRun(run, null, 0))).get(run);
-    ArmStatus status = replay(run, seen.events(), seen.job(), RunResults.read(backend, run));
+    ArmStatus status = replay(run, seen.events(), seen.job(), ResultsFetch.read(backend, run));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new ArmResultGauges(registry).update(new ResourceID("cmp", "default"), List.of(status));
 
@@ -313,9 +293,9 @@ class ForgedResultsTest {
     CountingTransport transport = new CountingTransport(new LocalTransport());
     DirectBackend backend = new DirectBackend(transport, work.toString());
 
-    RunResults benchResults = RunResults.read(backend, bench);
+    RunResults benchResults = ResultsFetch.read(backend, bench);
     assertThat(transport.execCount()).isEqualTo(1);
-    RunResults aiperfResults = RunResults.read(backend, aiperf);
+    RunResults aiperfResults = ResultsFetch.read(backend, aiperf);
 
     assertThat(benchResults.problem()).isNull();
     assertThat(benchResults.byKey()).containsExactlyEntriesOf(expectedFromFiles());
@@ -332,18 +312,18 @@ class ForgedResultsTest {
   void eachLevelOfALadderIsReadFromItsOwnDirectoryWithGoodput() throws Exception {
     RunRef run = new RunRef("default", "cmp", "ladder", "r00000003");
     Path dir = runDir(run);
-    write(dir.resolve("results/level-1/bench-serving.jsonl"), PerRequestResultsTest.DETAILS.replace("\n", " ") + "\n");
+    write(dir.resolve("results/level-1/bench-serving.jsonl"), ResultFixtures.DETAILS.replace("\n", " ") + "\n");
     write(dir.resolve("results/level-2/bench-serving.jsonl"), BENCH_ROW + "\n");
     DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
 
-    RunResults first = RunResults.read(backend, run, dev.srt.operator.plan.Ladder.resultsDir(1), PerRequestResultsTest.slo(250.0, null, null, null));
+    RunResults first = ResultsFetch.read(backend, run, dev.srt.operator.plan.Ladder.resultsDir(1), ResultFixtures.slo(250.0, null, null, null));
     assertThat(first.byKey()).containsEntry("completed", "3").containsEntry("goodput_ratio", "0.5").containsEntry("goodput", "1");
-    assertThat(RunResults.read(backend, run, "results/level-2", null).byKey()).containsEntry("completed", "256");
-    assertThat(RunResults.read(backend, run, "results/level-3", null).problem()).isEqualTo("no headline numbers in the run's "
+    assertThat(ResultsFetch.read(backend, run, "results/level-2", null).byKey()).containsEntry("completed", "256");
+    assertThat(ResultsFetch.read(backend, run, "results/level-3", null).problem()).isEqualTo("no headline numbers in the run's "
         + "result files (results/level-3/bench-serving.jsonl, results/level-3/aiperf/*_aiperf.json, results/level-3/metrics-before.txt "
         + "and results/level-3/metrics-after.txt)");
     for (String bad : List.of("../results", "/etc", "results/level-0", "results/../x", "results/level-1/..")) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> RunResults.read(backend, run, bad, null))
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ResultsFetch.read(backend, run, bad, null))
           .isInstanceOf(IllegalArgumentException.class);
     }
   }
@@ -355,19 +335,19 @@ class ForgedResultsTest {
     RunRef longRow = new RunRef("default", "cmp", "a", "r00000011");
     write(runDir(longRow).resolve("results/bench-serving.jsonl"),
         "{\"completed\":1,\"pad\":\"" + "x".repeat(ResultFile.BENCH_SERVING.maxBytes) + "\"}\n");
-    assertThat(RunResults.read(backend, longRow).withFacts(null)).isEqualTo(
+    assertThat(ResultsFetch.read(backend, longRow).withFacts(null)).isEqualTo(
         RunResults.none("results/bench-serving.jsonl: its last row is larger than 32768 KiB"));
 
     RunRef bigExport = new RunRef("default", "cmp", "b", "r00000012");
     write(runDir(bigExport).resolve("results/aiperf/p_aiperf.json"),
         "{\"input_config\":\"" + "x".repeat(ResultFile.AIPERF.maxBytes) + "\",\"request_count\":{\"avg\":1}}");
-    assertThat(RunResults.read(backend, bigExport).problem()).isEqualTo("results/aiperf/*_aiperf.json is larger than 1024 KiB");
+    assertThat(ResultsFetch.read(backend, bigExport).problem()).isEqualTo("results/aiperf/*_aiperf.json is larger than 1024 KiB");
 
     RunRef manyCounters = new RunRef("default", "cmp", "c", "r00000013");
     write(runDir(manyCounters).resolve("results/metrics-before.txt"), scrape(0, 0, 0, 0, 0, 0));
     write(runDir(manyCounters).resolve("results/metrics-after.txt"), "# srt-scrape http://w/metrics\n"
         + "sglang:num_requests_total{model_name=\"m\"} 1.0\n".repeat(30_000));
-    assertThat(RunResults.read(backend, manyCounters).problem()).isEqualTo("results/metrics-after.txt is larger than 1024 KiB");
+    assertThat(ResultsFetch.read(backend, manyCounters).problem()).isEqualTo("results/metrics-after.txt is larger than 1024 KiB");
 
     RunRef huge = new RunRef("default", "cmp", "d", "r00000014");
     Path sparse = runDir(huge).resolve("results/bench-serving.jsonl");
@@ -375,7 +355,7 @@ class ForgedResultsTest {
     try (RandomAccessFile f = new RandomAccessFile(sparse.toFile(), "rw")) {
       f.setLength(ResultsFetch.MAX_SCAN_BYTES + 1); // sparse: not read, not even scanned
     }
-    assertThat(RunResults.read(backend, huge).problem()).isEqualTo("results/bench-serving.jsonl is larger than 256 MiB");
+    assertThat(ResultsFetch.read(backend, huge).problem()).isEqualTo("results/bench-serving.jsonl is larger than 256 MiB");
   }
 
   @Test
@@ -387,7 +367,7 @@ class ForgedResultsTest {
     write(dir.resolve("results/metrics-after.txt"), histograms + scrape(6100, 4500, 131, 4000, 1500, 100) + histograms);
     assertThat(Files.size(dir.resolve("results/metrics-after.txt"))).isGreaterThan(2L * ResultFile.METRICS_AFTER.maxBytes);
 
-    RunResults results = RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), run);
+    RunResults results = ResultsFetch.read(new DirectBackend(new LocalTransport(), work.toString()), run);
 
     assertThat(results.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.6000"),
         Map.entry("worker_requests_max_over_min", "1.30"), Map.entry("worker_requests_max_over_mean", "1.130"));
@@ -404,8 +384,8 @@ class ForgedResultsTest {
     Files.createSymbolicLink(dir.resolve("results/bench-serving.jsonl"), elsewhere);
     DirectBackend backend = new DirectBackend(new LocalTransport(), workDir.toString());
 
-    assertThat(RunResults.read(backend, run).problem()).startsWith("no headline numbers");
-    assertThat(RunResults.read(backend, new RunRef("default", "cmp", "f", "r00000017")).problem())
+    assertThat(ResultsFetch.read(backend, run).problem()).startsWith("no headline numbers");
+    assertThat(ResultsFetch.read(backend, new RunRef("default", "cmp", "f", "r00000017")).problem())
         .isEqualTo("the run directory " + workDir + "/default/cmp/f/r00000017 is gone");
     try (var files = Files.walk(work)) {
       assertThat(files.filter(p -> p.getFileName().toString().equals("INJECTED"))).isEmpty();
@@ -413,75 +393,41 @@ class ForgedResultsTest {
     assertThat(Path.of("INJECTED")).doesNotExist();
   }
 
-  // ---- the parser: schema checks ----
-
-  static List<Object[]> malformed() {
-    String tenThousandFields = IntStream.range(0, 10_000).mapToObj(i -> "\"f" + i + "\":" + i)
-        .collect(Collectors.joining(",", "{", "}"));
-    String deep = "{\"x\":" + "[".repeat(200) + "]".repeat(200) + ",\"completed\":1}";
-    String bench = "results/" + ResultFile.BENCH_SERVING.path + ": ";
-    String aiperf = "results/" + ResultFile.AIPERF.path + ": ";
-    String after = "results/" + ResultFile.METRICS_AFTER.path + ": ";
-    return List.of(
-        new Object[] {ResultFile.BENCH_SERVING, "EVIL not json", bench + "the last row is not valid JSON (line 1, column 6)"},
-        new Object[] {ResultFile.BENCH_SERVING, "[1, 2]", bench + "the last row is not a JSON object"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"completed\": \"256\"}", bench + "completed is not a number"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"completed\": true}", bench + "completed is not a number"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"completed\": -1}", bench + "completed is out of range (0 to 1e15)"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"duration\": 1e300}", bench + "duration is out of range (0 to 1e15)"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"completed\": 1, \"completed\": 2}", bench + "the last row is not valid JSON (line 1, column 29)"},
-        new Object[] {ResultFile.BENCH_SERVING, tenThousandFields, bench + "the last row has more than 1000 fields"},
-        new Object[] {ResultFile.BENCH_SERVING, deep, bench + "the last row is beyond the reader's limits (nesting depth, number or string length)"},
-        new Object[] {ResultFile.BENCH_SERVING, "{\"completed\": 1} {\"EVIL\": 2}", bench + "the last row is not one JSON object"},
-        new Object[] {ResultFile.AIPERF, "{\"time_to_first_token\": 5}", aiperf + "time_to_first_token is not an object of statistics"},
-        new Object[] {ResultFile.AIPERF, "{\"time_to_first_token\": {\"p99\": \"EVIL\"}}", aiperf + "time_to_first_token.p99 is not a number"},
-        new Object[] {ResultFile.METRICS_AFTER, "# srt-scrape http://w\nsglang:prompt_tokens_total -5", after
-            + "sglang:prompt_tokens_total has a value that is not a finite non-negative number"},
-        new Object[] {ResultFile.METRICS_AFTER, "# srt-scrape http://w\nsglang:num_requests_total{} NaN", after
-            + "sglang:num_requests_total has a value that is not a finite non-negative number"},
-        new Object[] {ResultFile.METRICS_AFTER, "# srt-scrape \nsglang:num_requests_total 1", after
-            + "a scrape header without a URL (or with one over 2048 characters)"},
-        new Object[] {ResultFile.METRICS_AFTER, "# srt-scrape http://w\n\u00ff\u00feEVIL", after + "not UTF-8 text"});
-  }
-
-  @ParameterizedTest
-  @MethodSource("malformed")
-  void malformedResultFilesGiveNoResultsAndAReason(ResultFile file, String content, String reason) {
-    Map<ResultFile, byte[]> files = new EnumMap<>(ResultFile.class);
-    // valid companions, so that only the file under test can be the reason
-    files.put(ResultFile.METRICS_BEFORE, scrape(0, 0, 0, 0, 0, 0).getBytes(StandardCharsets.UTF_8));
-    files.put(ResultFile.METRICS_AFTER, scrape(10, 5, 1, 10, 5, 1).getBytes(StandardCharsets.UTF_8));
-    byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
-    if (reason.endsWith("not UTF-8 text")) {
-      bytes = content.getBytes(StandardCharsets.ISO_8859_1);
-    }
-    files.put(file, bytes);
-
-    RunResults results = ResultsParser.parse(files);
-
-    assertThat(results.metrics()).isEmpty();
-    assertThat(results.problem()).isEqualTo(reason).doesNotContain("EVIL");
-  }
-
   @Test
-  void aNonFiniteNumberIsNoValueAndExponentsBecomePlainDecimals() {
-    RunResults results = ResultsParser.parse(Map.of(ResultFile.BENCH_SERVING,
-        "{\"completed\": 1E+3, \"mean_itl_ms\": NaN, \"p99_itl_ms\": Infinity, \"duration\": 1e-5, \"mean_ttft_ms\": null}"
-            .getBytes(StandardCharsets.UTF_8)));
+  void theFactsAreReadByTheResultsCommandAndNeitherSpoilsTheOther() throws Exception {
+    RunRef run = new RunRef("default", "cmp", "a", "r00000001");
+    Path dir = Path.of(run.runDir(work.toString()));
+    Files.createDirectories(dir.resolve("results"));
+    Files.writeString(dir.resolve("results/bench-serving.jsonl"), BENCH_ROW + "\n");
+    Files.writeString(dir.resolve(ResultFile.FACTS.path), ResultFixtures.FACTS);
+    CountingTransport transport = new CountingTransport(new LocalTransport());
+    DirectBackend backend = new DirectBackend(transport, work.toString());
 
-    assertThat(results.problem()).isNull();
-    assertThat(results.byKey()).containsExactly(Map.entry("completed", "1000"), Map.entry("duration", "0.00001"));
-  }
+    RunResults read = ResultsFetch.read(backend, run);
 
-  @Test
-  void noFilesNoResults() {
-    assertThat(ResultsParser.parse(Map.of()).problem()).isEqualTo("no headline numbers in the run's result files "
-        + "(results/bench-serving.jsonl, results/aiperf/*_aiperf.json, results/metrics-before.txt and results/metrics-after.txt)");
-    // an idle worker makes max/min unbounded: left out, as is everything a scrape without SGLang gives;
-    // max/mean says that one of two workers took every request
-    RunResults idle = ResultsParser.parse(Map.of(ResultFile.METRICS_BEFORE, scrape(0, 0, 0, 0, 0, 0).getBytes(StandardCharsets.UTF_8),
-        ResultFile.METRICS_AFTER, scrape(1000, 250, 10, 0, 0, 0).getBytes(StandardCharsets.UTF_8)));
-    assertThat(idle.byKey()).containsExactly(Map.entry("engine_cache_hit_rate", "0.2500"), Map.entry("worker_requests_max_over_mean", "2.000"));
+    assertThat(transport.execCount()).isEqualTo(1);
+    assertThat(read.problem()).isNull();
+    assertThat(read.byKey()).containsEntry("request_throughput", "20.103553");
+    assertThat(read.facts().facts).hasSize(7);
+
+    // an oversized facts file: no facts, the numbers all the same
+    Files.writeString(dir.resolve(ResultFile.FACTS.path), "{\"facts\": [], \"pad\": \"" + "x".repeat(ResultFile.FACTS.maxBytes) + "\"}");
+    RunResults big = ResultsFetch.read(backend, run);
+    assertThat(big.facts().unknown).isEqualTo("facts.json is larger than 4 MiB");
+    assertThat(big.byKey()).containsEntry("request_throughput", "20.103553");
+
+    // a malformed results file: no numbers, the facts all the same
+    Files.writeString(dir.resolve("results/bench-serving.jsonl"), "not json\n");
+    Files.writeString(dir.resolve(ResultFile.FACTS.path), ResultFixtures.FACTS);
+    RunResults broken = ResultsFetch.read(backend, run);
+    assertThat(broken.problem()).isNotNull();
+    assertThat(broken.facts().facts).hasSize(7);
+
+    // a link is not followed, as for the result files
+    Files.delete(dir.resolve(ResultFile.FACTS.path));
+    Files.writeString(work.resolve("elsewhere.json"), ResultFixtures.FACTS);
+    Files.createSymbolicLink(dir.resolve(ResultFile.FACTS.path), work.resolve("elsewhere.json"));
+    assertThat(ResultsFetch.read(backend, run).facts().unknown).startsWith("the run wrote no facts.json");
   }
 
   @Test
@@ -489,7 +435,7 @@ class ForgedResultsTest {
     RunRef run = new RunRef("default", "cmp", "g", "r00000018");
     write(runDir(run).resolve("results/bench-serving.jsonl"), "{\"completed\": 3}\nEND\nF bench_serving e30=\n");
 
-    RunResults results = RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), run);
+    RunResults results = ResultsFetch.read(new DirectBackend(new LocalTransport(), work.toString()), run);
 
     assertThat(results.problem()).startsWith("results/bench-serving.jsonl: the last row is not valid JSON");
   }

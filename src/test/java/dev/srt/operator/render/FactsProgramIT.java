@@ -7,8 +7,8 @@ import dev.srt.operator.api.RunFacts;
 import dev.srt.operator.base.Shell;
 import dev.srt.operator.host.DirectBackend;
 import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.ResultsFetch;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
 import dev.srt.operator.plan.FactCapture;
 import dev.srt.operator.plan.Hashes;
 import java.net.InetSocketAddress;
@@ -104,7 +104,7 @@ class FactsProgramIT {
   }
 
   private RunFacts read() throws Exception {
-    return RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), RUN).facts();
+    return ResultsFetch.read(new DirectBackend(new LocalTransport(), work.toString()), RUN).facts();
   }
 
   private static Map<String, String> byName(RunFacts f) {

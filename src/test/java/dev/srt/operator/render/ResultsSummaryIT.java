@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.srt.operator.host.DirectBackend;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.LocalTransport;
+import dev.srt.operator.host.ResultsFetch;
 import dev.srt.operator.host.RunRef;
-import dev.srt.operator.host.RunResults;
+import dev.srt.operator.results.RunResults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -63,7 +64,7 @@ class ResultsSummaryIT {
   }
 
   private RunResults read() throws HostException {
-    return RunResults.read(new DirectBackend(new LocalTransport(), work.toString()), RUN);
+    return ResultsFetch.read(new DirectBackend(new LocalTransport(), work.toString()), RUN);
   }
 
   @Test

@@ -1,6 +1,6 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
-import dev.srt.operator.host.ResultJson.Malformed;
+import dev.srt.operator.results.ResultJson.Malformed;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

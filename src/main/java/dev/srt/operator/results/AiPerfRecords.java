@@ -1,10 +1,10 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import dev.srt.operator.host.ResultJson.Malformed;
+import dev.srt.operator.results.ResultJson.Malformed;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import dev.srt.operator.api.SloSpec;
 import dev.srt.operator.base.Percentiles;

@@ -1,5 +1,8 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
+import static dev.srt.operator.results.ResultFixtures.DETAILS;
+import static dev.srt.operator.results.ResultFixtures.scrape;
+import static dev.srt.operator.results.ResultFixtures.slo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -14,26 +17,6 @@ import org.junit.jupiter.api.Test;
  * {@code --output-details}, AIPerf's records), against values worked out by hand.
  */
 class PerRequestResultsTest {
-  /**
-   * Four requests, times in seconds: 100 ms TTFT with gaps of 10, 20, 30 ms over 4 tokens; 300 ms
-   * with 50, 50 over 3; 200 ms with one token; one that failed. No summary keys but the duration.
-   */
-  static final String DETAILS = """
-      {"duration": 2.0, "completed": 3,
-       "input_lens": [10, 10, 10, 10], "output_lens": [4, 3, 1, 0],
-       "ttfts": [0.1, 0.3, 0.2, 0.0], "itls": [[0.01, 0.02, 0.03], [0.05, 0.05], [], []],
-       "generated_texts": ["a b c d", "a b c", "a", ""], "errors": ["", "", "", "Service Unavailable"]}
-      """;
-
-  static SloSpec slo(Double ttft, Double itl, Double tpot, Double e2e) {
-    SloSpec s = new SloSpec();
-    s.ttftMs = ttft;
-    s.itlMs = itl;
-    s.tpotMs = tpot;
-    s.e2eMs = e2e;
-    return s;
-  }
-
   static RunResults bench(String row, SloSpec slo) {
     Map<ResultFile, byte[]> files = new EnumMap<>(ResultFile.class);
     files.put(ResultFile.BENCH_SERVING, row.getBytes(StandardCharsets.UTF_8));
@@ -147,8 +130,8 @@ class PerRequestResultsTest {
   @Test
   void moreCachedThanPromptTokensIsNoHitRate() {
     Map<ResultFile, byte[]> files = new EnumMap<>(ResultFile.class);
-    files.put(ResultFile.METRICS_BEFORE, ForgedResultsTest.scrape(0, 0, 0, 0, 0, 0).getBytes(StandardCharsets.UTF_8));
-    files.put(ResultFile.METRICS_AFTER, ForgedResultsTest.scrape(100, 300, 3, 100, 50, 1).getBytes(StandardCharsets.UTF_8));
+    files.put(ResultFile.METRICS_BEFORE, scrape(0, 0, 0, 0, 0, 0).getBytes(StandardCharsets.UTF_8));
+    files.put(ResultFile.METRICS_AFTER, scrape(100, 300, 3, 100, 50, 1).getBytes(StandardCharsets.UTF_8));
     // 350 cached of 200 prompt tokens would be a hit rate of 1.75; the spread is still known
     assertThat(ResultsParser.parse(files).byKey()).doesNotContainKey("engine_cache_hit_rate")
         .containsEntry("worker_requests_max_over_min", "3.00").containsEntry("worker_requests_max_over_mean", "1.500");

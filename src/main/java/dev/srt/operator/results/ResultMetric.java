@@ -1,4 +1,4 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * The headline numbers of a run, and the only names they are ever shown under: status keys,
  * table columns and the {@code srt_arm_*} gauges (reconcile/ResultSeries). A name that is not one of
- * these never leaves the host layer, whatever a run writes.
+ * these never leaves the results layer, whatever a run writes.
  */
 public enum ResultMetric {
   COMPLETED,

@@ -1,7 +1,7 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import dev.srt.operator.api.SloSpec;
-import dev.srt.operator.host.ResultJson.Malformed;
+import dev.srt.operator.results.ResultJson.Malformed;
 import dev.srt.operator.verdict.LatencyQuantiles;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -20,7 +20,7 @@ import java.util.Map;
  * Python's json writes for "no value", is left out); counts are bounded. A file that breaks any of
  * this gives no results at all, with the reason; nothing here throws on content.
  */
-final class ResultsParser {
+public final class ResultsParser {
   private ResultsParser() {}
 
   /**
@@ -30,7 +30,7 @@ final class ResultsParser {
    * @param slo the comparison's SLO, or null (then no goodput)
    * @param dir the results directory, relative to the run directory (named in problems)
    */
-  static RunResults parse(Map<ResultFile, byte[]> files, SloSpec slo, String dir) {
+  public static RunResults parse(Map<ResultFile, byte[]> files, SloSpec slo, String dir) {
     for (Map.Entry<ResultFile, byte[]> f : files.entrySet()) {
       if (f.getValue().length > f.getKey().maxBytes) {
         return RunResults.none(dir + "/" + f.getKey().path + (f.getKey() == ResultFile.BENCH_SERVING ? ": its last row" : "")

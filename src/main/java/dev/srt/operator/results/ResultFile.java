@@ -1,4 +1,4 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import java.util.Locale;
 
@@ -7,7 +7,7 @@ import java.util.Locale;
  * directory: {@code results/}, or {@code results/level-<i>/} for one level of a ladder), each read
  * up to a limit on the host. A longer one gives no results.
  */
-enum ResultFile {
+public enum ResultFile {
   /**
    * bench_serving's {@code --output-file}; only its last non-blank line (row) is read, with
    * {@code --output-details} each request's TTFT and gaps (tens of bytes per streamed chunk).
@@ -25,9 +25,9 @@ enum ResultFile {
   FACTS(FactsFile.PATH, FactsFile.MAX_BYTES);
 
   /** The path, or for AIPerf the glob, relative to the results directory. */
-  final String path;
+  public final String path;
   /** The most bytes read of it; a row (bench_serving) or file (the others) with more gives no results. */
-  final int maxBytes;
+  public final int maxBytes;
 
   ResultFile(String path, int maxBytes) {
     this.path = path;
@@ -35,7 +35,7 @@ enum ResultFile {
   }
 
   /** Its name in the fetch command's output frames. */
-  String frame() {
+  public String frame() {
     return name().toLowerCase(Locale.ROOT);
   }
 }

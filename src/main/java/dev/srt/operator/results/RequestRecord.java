@@ -1,4 +1,4 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 /**
  * One request of a benchmark run as the tool recorded it, times in milliseconds: what goodput and

@@ -1,13 +1,10 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import dev.srt.operator.api.BenchmarkResults;
 import dev.srt.operator.api.LevelResults;
 import dev.srt.operator.api.RunFacts;
-import dev.srt.operator.api.SloSpec;
-import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.verdict.LatencyQuantiles;
 import dev.srt.operator.verdict.Metric;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -35,10 +32,6 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
 
   /** A run's results directory, relative to its run directory. */
   public static final String RESULTS = "results";
-  /** {@link #RESULTS} or one level's directory in it. */
-  private static final Pattern RESULTS_DIRECTORY = Pattern.compile("results(/level-[1-9][0-9]{0,2})?");
-  /** What {@link #read} allows the one remote command. */
-  public static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern PLAIN_DECIMAL = Pattern.compile("\\d{1,16}(\\.\\d{1,17})?");
   private static final int MAX_PROBLEM_CHARS = 300;
 
@@ -55,7 +48,7 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
       if (!metrics.isEmpty()) {
         throw new IllegalArgumentException("results with a problem have no metrics");
       }
-      problem = ExecResult.abbreviate(problem.replaceAll("\\p{Cntrl}", "?"), MAX_PROBLEM_CHARS);
+      problem = abbreviate(problem.replaceAll("\\p{Cntrl}", "?"), MAX_PROBLEM_CHARS);
     }
     levels = levels == null ? List.of() : List.copyOf(levels);
   }
@@ -103,53 +96,6 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
     return out;
   }
 
-  /**
-   * Reads the result files of a finished run's {@code results/} with one remote command (each file
-   * size-limited on the host) and computes its numbers, without an SLO (no goodput). Anything wrong
-   * with the files is a {@link #problem()}.
-   *
-   * @throws HostException only when the host cannot be asked (then try again later)
-   */
-  public static RunResults read(Backend backend, RunRef run) throws HostException {
-    return read(backend, run, RESULTS, null);
-  }
-
-  /**
-   * Reads the result files of one results directory of a finished run (its {@code results/}, or
-   * {@link Ladder#resultsDir} of one level of a ladder) with one remote command, each file
-   * size-limited on the host, and computes their numbers: goodput and its ratio with {@code slo}.
-   * The per-request data stays on the host; only the numbers come back. Anything wrong with the
-   * files is a {@link #problem()}.
-   *
-   * @param resultsDir relative to the run directory: {@code results} or {@code results/level-<i>}
-   * @param slo the comparison's spec.slo, or null
-   * @throws HostException only when the host cannot be asked (then try again later)
-   * @throws IllegalArgumentException for a results directory that is not one of those
-   */
-  public static RunResults read(Backend backend, RunRef run, String resultsDir, SloSpec slo) throws HostException {
-    if (!RESULTS_DIRECTORY.matcher(resultsDir).matches()) {
-      throw new IllegalArgumentException("not a results directory of a run: " + resultsDir);
-    }
-    return ResultsFetch.read(backend.transport(), backend.runDirectory(run).path(), resultsDir, slo, TIMEOUT);
-  }
-
-  /**
-   * Reads the levels {@code finished} of a run's ladder, one remote command each, with the run's
-   * facts (read beside the first). A level whose files give no numbers keeps why in its results.
-   *
-   * @throws HostException only when the host cannot be asked (then try again later)
-   */
-  public static RunResults readLevels(Backend backend, RunRef run, List<Ladder.Level> finished, SloSpec slo) throws HostException {
-    List<Level> levels = new ArrayList<>();
-    RunFacts facts = null;
-    for (Ladder.Level level : finished) {
-      RunResults read = read(backend, run, level.resultsDir(), slo);
-      facts = facts == null ? read.facts() : facts;
-      levels.add(new Level(level.index(), level.load(), read.withFacts(null)));
-    }
-    return new RunResults(Map.of(), null, facts, levels, null);
-  }
-
   /** As {@code status.arms[].levels}: each level read, with its numbers or why it has none. */
   public List<LevelResults> levelsAsStatus() {
     List<LevelResults> out = new ArrayList<>();
@@ -159,5 +105,10 @@ public record RunResults(Map<ResultMetric, String> metrics, String problem, RunF
       out.add(r);
     }
     return out;
+  }
+
+  /** As host/ExecResult.abbreviate: at most {@code max} characters, then "...". */
+  private static String abbreviate(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max) + "...";
   }
 }

@@ -1,4 +1,4 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * that breaks any of this gives no facts at all, with the reason, naming the key but never
  * quoting the file. The kinds and digests are computed here ({@link FactKind}), never read.
  */
-final class FactsFile {
+public final class FactsFile {
   static final String PATH = "facts.json";
   static final int MAX_BYTES = 4 * 1024 * 1024;
   static final int MAX_FACTS = 20_000;
@@ -41,7 +41,7 @@ final class FactsFile {
   private FactsFile() {}
 
   /** What the file says; {@code bytes} null when the run has none. */
-  static RunFacts parse(byte[] bytes) {
+  public static RunFacts parse(byte[] bytes) {
     if (bytes == null) {
       return RunFacts.none("the run wrote no " + PATH + " (a run of an earlier version, or its facts step failed: see logs/facts.log)");
     }

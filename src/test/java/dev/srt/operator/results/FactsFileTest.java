@@ -1,14 +1,12 @@
-package dev.srt.operator.host;
+package dev.srt.operator.results;
 
+import static dev.srt.operator.results.ResultFixtures.FACTS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.srt.operator.api.RunFacts;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -16,22 +14,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A run's facts.json is read like its result files: by the same one command, cut at its limit on
  * the host, schema-checked here, kinds and digests computed here; a file that breaks a rule gives
- * no facts and says why without quoting it, and never spoils the run's numbers.
+ * no facts and says why without quoting it, and never spoils the run's numbers (the one command:
+ * host/ForgedResultsTest).
  */
 class FactsFileTest {
-  static final String FACTS = """
-      {"schema": 1, "capturedAt": "2026-12-03T07:16:50Z", "facts": [
-       {"name": "node 0 host", "value": "gpu-01"},
-       {"name": "node 0 GPU driver", "value": "570.86.15"},
-       {"name": "node 0 CUDA version", "unknown": "nvidia-smi names no CUDA version"},
-       {"name": "engine worker-0 server_args.tp_size", "value": "4"},
-       {"name": "engine worker-0 server_args.grpc_port", "value": "50051"},
-       {"name": "router binary sha256", "value": "907d092a8559eda2e8d11e0cddf68e796ed4f3158b0caac0466945533499356f"},
-       {"name": "model tokenizer.json sha256", "value": "133920206d421b4d742e41638e5bd34af27f4addd4cca635a45a194f03647054"}]}
-      """;
-
-  @TempDir Path work;
-
   static RunFacts parse(String text) {
     return FactsFile.parse(text.getBytes(StandardCharsets.UTF_8));
   }
@@ -97,42 +83,5 @@ class FactsFileTest {
   void noFileAndAnOversizedOneGiveNoFacts() {
     assertThat(FactsFile.parse(null).unknown).startsWith("the run wrote no facts.json");
     assertThat(FactsFile.parse(new byte[FactsFile.MAX_BYTES + 1]).unknown).isEqualTo("facts.json is larger than 4 MiB");
-  }
-
-  @Test
-  void theFactsAreReadByTheResultsCommandAndNeitherSpoilsTheOther() throws Exception {
-    RunRef run = new RunRef("default", "cmp", "a", "r00000001");
-    Path dir = Path.of(run.runDir(work.toString()));
-    Files.createDirectories(dir.resolve("results"));
-    Files.writeString(dir.resolve("results/bench-serving.jsonl"), ForgedResultsTest.BENCH_ROW + "\n");
-    Files.writeString(dir.resolve(FactsFile.PATH), FACTS);
-    CountingTransport transport = new CountingTransport(new LocalTransport());
-    DirectBackend backend = new DirectBackend(transport, work.toString());
-
-    RunResults read = RunResults.read(backend, run);
-
-    assertThat(transport.execCount()).isEqualTo(1);
-    assertThat(read.problem()).isNull();
-    assertThat(read.byKey()).containsEntry("request_throughput", "20.103553");
-    assertThat(read.facts().facts).hasSize(7);
-
-    // an oversized facts file: no facts, the numbers all the same
-    Files.writeString(dir.resolve(FactsFile.PATH), "{\"facts\": [], \"pad\": \"" + "x".repeat(FactsFile.MAX_BYTES) + "\"}");
-    RunResults big = RunResults.read(backend, run);
-    assertThat(big.facts().unknown).isEqualTo("facts.json is larger than 4 MiB");
-    assertThat(big.byKey()).containsEntry("request_throughput", "20.103553");
-
-    // a malformed results file: no numbers, the facts all the same
-    Files.writeString(dir.resolve("results/bench-serving.jsonl"), "not json\n");
-    Files.writeString(dir.resolve(FactsFile.PATH), FACTS);
-    RunResults broken = RunResults.read(backend, run);
-    assertThat(broken.problem()).isNotNull();
-    assertThat(broken.facts().facts).hasSize(7);
-
-    // a link is not followed, as for the result files
-    Files.delete(dir.resolve(FactsFile.PATH));
-    Files.writeString(work.resolve("elsewhere.json"), FACTS);
-    Files.createSymbolicLink(dir.resolve(FactsFile.PATH), work.resolve("elsewhere.json"));
-    assertThat(RunResults.read(backend, run).facts().unknown).startsWith("the run wrote no facts.json");
   }
 }
