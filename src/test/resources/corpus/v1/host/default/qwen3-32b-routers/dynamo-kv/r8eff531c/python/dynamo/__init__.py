@@ -1,0 +1,1 @@
+# stub written by the srt-operator emulator's pip
