@@ -25,6 +25,10 @@ final class BenchServingRow {
       ResultMetric.P90_TTFT_MS, ResultMetric.P99_TTFT_MS, ResultMetric.MEAN_ITL_MS, ResultMetric.MEDIAN_ITL_MS, ResultMetric.P90_ITL_MS,
       ResultMetric.P99_ITL_MS, ResultMetric.MEAN_TPOT_MS, ResultMetric.P99_TPOT_MS, ResultMetric.MEAN_E2E_LATENCY_MS,
       ResultMetric.P99_E2E_LATENCY_MS);
+  /** The latency numbers of the row: none is a measurement when no request completed. */
+  static final List<ResultMetric> LATENCIES = List.of(ResultMetric.MEAN_TTFT_MS, ResultMetric.MEDIAN_TTFT_MS, ResultMetric.P90_TTFT_MS,
+      ResultMetric.P99_TTFT_MS, ResultMetric.MEAN_ITL_MS, ResultMetric.MEDIAN_ITL_MS, ResultMetric.P90_ITL_MS, ResultMetric.P99_ITL_MS,
+      ResultMetric.MEAN_TPOT_MS, ResultMetric.P99_TPOT_MS, ResultMetric.MEAN_E2E_LATENCY_MS, ResultMetric.P99_E2E_LATENCY_MS);
   /** Inter-token gaps of one row, all requests together: a bound on the memory the lists take. */
   static final int MAX_GAPS = 4_000_000;
   private static final ResultFile FILE = ResultFile.BENCH_SERVING;
@@ -84,6 +88,11 @@ final class BenchServingRow {
       }
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw new Malformed(FILE, "the last row is not one JSON object");
+      }
+      if ("0".equals(out.get(ResultMetric.COMPLETED))) {
+        // No request completed: the tool still writes its latencies, of an empty list (np.mean(ttfts or 0): 0).
+        // They measured nothing, and a router that turned every request away must not read as the fastest.
+        LATENCIES.forEach(out::remove);
       }
       return new Parsed(out, requests(d));
     } catch (StreamConstraintsException e) {

@@ -17,7 +17,9 @@ import java.util.Map;
  * 99th percentile of its own inter-token gaps (ITL, judged per request as inference-perf does; a
  * request without gaps meets it), its TPOT (a request with fewer than two output tokens has none
  * and meets it) and its end-to-end latency. Goodput is the requests that met it per second of the
- * benchmark; the goodput ratio is them over every request sent.
+ * benchmark; the goodput ratio is them over every request sent. Failed requests count: a
+ * benchmark whose every request failed has goodput 0 and a goodput ratio of 0 (a router that turns
+ * every request away met the SLO for none), never "no goodput".
  */
 final class RequestMetrics {
   private RequestMetrics() {}
@@ -30,6 +32,12 @@ final class RequestMetrics {
     Map<ResultMetric, String> out = new EnumMap<>(ResultMetric.class);
     List<RequestRecord> ok = requests.stream().filter(RequestRecord::success).toList();
     if (ok.isEmpty()) {
+      if (slo != null && !requests.isEmpty()) {
+        put(out, ResultMetric.GOODPUT_RATIO, 0);
+        if (durationSeconds > 0) {
+          put(out, ResultMetric.GOODPUT, 0);
+        }
+      }
       return out;
     }
     double[] ttft = sorted(ok.stream().mapToDouble(RequestRecord::ttftMs));

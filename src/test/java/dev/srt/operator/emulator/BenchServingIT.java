@@ -98,15 +98,25 @@ class BenchServingIT {
     assertThat(dev.srt.operator.host.ResultsFetch.read(backend, run, "results", impossible).asStatus().goodputRatio).isZero();
   }
 
+  /**
+   * Every request rejected: like SGLang's bench_serving, a warning, a row with {@code completed} 0
+   * and the latencies of an empty list (0), and exit 0 (the real tool only warns "All requests
+   * failed"), so that a run whose router shed everything is a measured run, not a failed one.
+   */
   @Test
-  void failsWhenTheServerRejectsRequests() throws Exception {
+  void aBenchmarkWhoseRequestsAllFailWarnsAndExitsZeroAsTheRealOneDoes() throws Exception {
     SglangWorker w = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
     await().atMost(Duration.ofSeconds(5)).until(w::isReady);
     Path out = tmp.resolve("bench.jsonl");
     BenchServing.Options opts = BenchServing.Options.parse(List.of("--base-url", url(w), "--model", MODEL, "--num-prompts", "4",
         "--random-input-len", "8", "--random-output-len", "4", "--output-file", out.toString(), "--extra-request-body",
         "{\"messages\": []}", "--warmup-requests", "0"), Map.of("SRT_EMULATOR_BENCH_SCALE", "1"), QUIET);
-    assertThat(new BenchServing(opts, QUIET, QUIET).run()).isEqualTo(1);
-    assertThat(Json.parse(Files.readString(out)).path("completed").asInt()).isZero();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    assertThat(new BenchServing(opts, QUIET, new java.io.PrintStream(err, true, StandardCharsets.UTF_8)).run()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("UserWarning: All requests failed.");
+    JsonNode row = Json.parse(Files.readString(out));
+    assertThat(row.path("completed").asInt()).isZero();
+    assertThat(row.path("mean_ttft_ms").asDouble()).as("np.mean(ttfts or 0)").isZero();
+    assertThat(row.path("request_throughput").asDouble()).isZero();
   }
 }

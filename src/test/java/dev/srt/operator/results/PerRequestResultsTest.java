@@ -57,6 +57,27 @@ class PerRequestResultsTest {
         """, null).latency()).isNull();
   }
 
+  /**
+   * A level where the router turned every request away, as SGLang's bench_serving writes it: it only
+   * warns, and its row has completed 0 with the latencies of an empty list (np.mean(ttfts or 0): 0).
+   * Those zeros measured nothing: no latency is read from them, and with an SLO the level met it for
+   * none of the requests sent (goodput 0, ratio 0), rather than having no goodput at all.
+   */
+  @Test
+  void aLevelWhereEveryRequestFailedHasGoodputZeroAndNoLatency() {
+    String row = """
+        {"duration": 2.0, "completed": 0, "request_throughput": 0.0, "mean_ttft_ms": 0.0, "median_ttft_ms": 0.0, "p99_ttft_ms": 0.0,
+         "mean_itl_ms": 0.0, "p99_itl_ms": 0.0, "mean_e2e_latency_ms": 0.0, "p99_e2e_latency_ms": 0.0,
+         "input_lens": [10, 10, 10], "output_lens": [0, 0, 0], "ttfts": [0.0, 0.0, 0.0], "itls": [[], [], []],
+         "generated_texts": ["", "", ""], "errors": ["Service Unavailable", "Service Unavailable", "Too Many Requests"]}
+        """;
+    Map<String, String> m = bench(row, slo(2000.0, null, null, null)).byKey();
+    assertThat(m).containsEntry("completed", "0").containsEntry("failed", "3").containsEntry("request_throughput", "0.0")
+        .containsEntry("goodput_ratio", "0").containsEntry("goodput", "0");
+    assertThat(m).doesNotContainKeys("mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms", "mean_e2e_latency_ms",
+        "p99_e2e_latency_ms");
+  }
+
   @Test
   void theToolsOwnNumbersWin() {
     Map<String, String> m = bench(DETAILS.replace("\"duration\": 2.0,", "\"duration\": 2.0, \"p99_ttft_ms\": 301.5,"), null).byKey();
