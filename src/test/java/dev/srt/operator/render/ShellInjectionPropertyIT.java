@@ -55,7 +55,11 @@ import org.junit.jupiter.api.io.TempDir;
  * the plan declared, and every process must get the environment the plan gave it.
  */
 class ShellInjectionPropertyIT {
-  private static final long SEED = 8_2026_11L;
+  /**
+   * A new seed each run (it picks the random payloads and how payloads share specs), printed with
+   * the result and in every failure: {@code -DshellInjection.seed=N} repeats a run.
+   */
+  private static final long SEED = Long.getLong("shellInjection.seed", new java.security.SecureRandom().nextLong());
   /**
    * Accepted payloads written together into one place, places changed in one run spec, and
    * parallel runs (the scripts mostly wait on their stand-ins).
@@ -256,15 +260,16 @@ class ShellInjectionPropertyIT {
       }
     }
 
+    String repeat = " (seed " + SEED + ": -DshellInjection.seed=" + SEED + " repeats this run)";
     assertThat(standIns.markerNames().stream().map(name -> {
       Mutation m = mutations.get(Integer.parseInt(name.replaceAll("^m([0-9]+).*", "$1")));
       return m.variant().name() + " " + m.slot().path() + " (" + m.slot().kind() + (m.append() ? ", appended" : "") + "): "
           + printable(payload(m));
-    })).as("payloads that ran (their marker files exist)").isEmpty();
-    assertThat(violations).as("violations").isEmpty();
+    })).as("payloads that ran (their marker files exist)" + repeat).isEmpty();
+    assertThat(violations).as("violations" + repeat).isEmpty();
     // A few runs may fail because of a payload itself (e.g. a path the test cannot create); never many.
-    assertThat(failedRuns.size()).as("failed runs: %s", failedRuns).isLessThanOrEqualTo(scripts.get() / 20);
-    System.out.printf("ShellInjectionPropertyIT: %,d specs (%,d rejected with the mutated field's path, %,d accepted); "
+    assertThat(failedRuns.size()).as("failed runs" + repeat + ": %s", failedRuns).isLessThanOrEqualTo(scripts.get() / 20);
+    System.out.printf("ShellInjectionPropertyIT, seed " + SEED + ": %,d specs (%,d rejected with the mutated field's path, %,d accepted); "
             + "the accepted payloads run in %,d specs, both modes, every arm: %,d scripts, %,d commands recorded, "
             + "0 undeclared commands, 0 payloads ran (%d failed runs, %d s)%n", mutations.size(), rejected, accepted, specs.size(),
         scripts.get(), commands.get(), failedRuns.size(), (System.nanoTime() - started) / 1_000_000_000L);
