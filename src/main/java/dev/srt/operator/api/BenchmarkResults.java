@@ -93,6 +93,13 @@ public class BenchmarkResults {
   @JsonProperty("goodput_ratio")
   public Double goodputRatio;
 
+  /**
+   * Requests the router turned away (HTTP 429 or 503: sent but not admitted) over all requests sent
+   * (0 to 1), shown beside the goodput %: a router that sheds load gives these up.
+   */
+  @JsonProperty("shed_ratio")
+  public Double shedRatio;
+
   /** Prompt tokens the engines served from their prefix cache, over all prompt tokens (0 to 1). */
   @JsonProperty("engine_cache_hit_rate")
   public Double engineCacheHitRate;

@@ -272,7 +272,7 @@ final class ApplyOutput implements ArmRunner.Listener {
   /** Per arm and level: the headline metrics' means with half their 95% intervals. */
   private static List<List<String>> levelRows(List<String> arms, ComparisonReport report) {
     List<List<String>> rows = new ArrayList<>();
-    rows.add(List.of("ARM", "LOAD", "REQ/S", "GOODPUT %", "P99 TTFT", "P99 ITL", "CACHE HIT"));
+    rows.add(List.of("ARM", "LOAD", "REQ/S", "GOODPUT %", "SHED %", "P99 TTFT", "P99 ITL", "CACHE HIT"));
     for (String arm : arms) {
       ComparisonReport.ArmReport a = report.arm(arm);
       if (a == null) {
@@ -280,7 +280,8 @@ final class ApplyOutput implements ArmRunner.Listener {
       }
       for (ComparisonReport.LevelReport level : a.levels) {
         rows.add(List.of(arm, Cells.level(level.load, report.loadUnit), Cells.meanPlusMinus(level.summary, Metric.REQUEST_THROUGHPUT),
-            Cells.meanPlusMinus(level.summary, Metric.GOODPUT_RATIO), Cells.meanPlusMinus(level.summary, Metric.P99_TTFT_MS),
+            Cells.meanPlusMinus(level.summary, Metric.GOODPUT_RATIO), Cells.meanPlusMinus(level.summary, Metric.SHED_RATIO),
+            Cells.meanPlusMinus(level.summary, Metric.P99_TTFT_MS),
             Cells.meanPlusMinus(level.summary, Metric.P99_ITL_MS), Cells.meanPlusMinus(level.summary, Metric.ENGINE_CACHE_HIT_RATE)));
       }
     }

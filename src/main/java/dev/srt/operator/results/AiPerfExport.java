@@ -47,6 +47,7 @@ final class AiPerfExport {
     Map<String, Map<String, ResultMetric>> wanted = new HashMap<>();
     STATISTICS.forEach((metric, at) -> wanted.computeIfAbsent(at[0], k -> new HashMap<>()).put(at[1], metric));
     Map<ResultMetric, String> out = new EnumMap<>(ResultMetric.class);
+    long shed = -1;
     try (JsonParser p = ResultJson.JSON.createParser(export)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new Malformed(FILE, "not a JSON object");
@@ -60,7 +61,9 @@ final class AiPerfExport {
         String tag = p.currentName();
         JsonToken value = p.nextToken();
         if (tag.equals("error_summary")) {
-          out.put(ResultMetric.FAILED, String.valueOf(errors(p)));
+          long[] errors = errors(p);
+          out.put(ResultMetric.FAILED, String.valueOf(errors[0]));
+          shed = errors[1];
           continue;
         }
         Map<String, ResultMetric> stats = wanted.get(tag);
@@ -97,6 +100,14 @@ final class AiPerfExport {
       if (t != JsonToken.END_OBJECT || p.nextToken() != null) {
         throw new Malformed(FILE, "not one JSON object");
       }
+      if (shed >= 0 && out.containsKey(ResultMetric.FAILED)) {
+        // sent = completed + failed; the export counts completed requests in request_count
+        BigDecimal sent = new BigDecimal(out.getOrDefault(ResultMetric.COMPLETED, "0")).add(new BigDecimal(out.get(ResultMetric.FAILED)));
+        if (sent.signum() > 0) {
+          out.put(ResultMetric.SHED_RATIO, ResultJson.plain(BigDecimal.valueOf(shed).divide(sent, java.math.MathContext.DECIMAL64)
+              .stripTrailingZeros()));
+        }
+      }
       return out;
     } catch (StreamConstraintsException e) {
       throw new Malformed(FILE, "beyond the reader's limits (nesting depth, number or string length)");
@@ -107,34 +118,59 @@ final class AiPerfExport {
     }
   }
 
-  /** The sum of the {@code count} of every entry of AIPerf's {@code error_summary} (the current token starts it). */
-  private static long errors(JsonParser p) throws IOException, Malformed {
+  /**
+   * The sum of the {@code count} of every entry of AIPerf's {@code error_summary} (the current token
+   * starts it), and of those whose {@code error_details.code} is 429 or 503: the router turned them away.
+   */
+  private static long[] errors(JsonParser p) throws IOException, Malformed {
     if (p.currentToken() == JsonToken.VALUE_NULL) {
-      return 0;
+      return new long[2];
     }
     if (p.currentToken() != JsonToken.START_ARRAY) {
       throw new Malformed(FILE, "error_summary is not an array");
     }
     BigDecimal sum = BigDecimal.ZERO;
+    BigDecimal shed = BigDecimal.ZERO;
     int entries = 0;
     while (p.nextToken() == JsonToken.START_OBJECT) {
       if (++entries > ResultJson.MAX_FIELDS) {
         throw new Malformed(FILE, "error_summary has more than " + ResultJson.MAX_FIELDS + " entries");
       }
+      BigDecimal count = BigDecimal.ZERO;
+      boolean turnedAway = false;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         p.nextToken();
         if (field.equals("count")) {
           String n = ResultJson.number(p, FILE, "error_summary[].count");
-          sum = n == null ? sum : sum.add(new BigDecimal(n));
+          count = n == null ? count : new BigDecimal(n);
+        } else if (field.equals("error_details") && p.currentToken() == JsonToken.START_OBJECT) {
+          turnedAway = shedCode(p);
         } else {
           p.skipChildren();
         }
       }
+      sum = sum.add(count);
+      shed = turnedAway ? shed.add(count) : shed;
     }
     if (p.currentToken() != JsonToken.END_ARRAY || sum.compareTo(ResultJson.MAX_VALUE) > 0) {
       throw new Malformed(FILE, "error_summary is not a list of {count} objects");
     }
-    return sum.longValue();
+    return new long[] {sum.longValue(), shed.longValue()};
+  }
+
+  /** Whether an {@code error_details} object (the current token starts it) has the code 429 or 503. */
+  private static boolean shedCode(JsonParser p) throws IOException {
+    boolean shed = false;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken t = p.nextToken();
+      if (field.equals("code") && t == JsonToken.VALUE_NUMBER_INT) {
+        shed = p.getIntValue() == 429 || p.getIntValue() == 503;
+      } else {
+        p.skipChildren();
+      }
+    }
+    return shed;
   }
 }

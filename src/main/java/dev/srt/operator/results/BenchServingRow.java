@@ -44,6 +44,8 @@ final class BenchServingRow {
     List<double[]> itls;
     double[] outputLens;
     boolean[] failed;
+    /** Requests the router turned away: bench_serving keeps aiohttp's reason phrase of a non-200 answer. */
+    long shed;
     int gaps;
   }
 
@@ -67,8 +69,12 @@ final class BenchServingRow {
         p.nextToken();
         switch (name) {
           case "errors" -> {
-            d.failed = errors(p);
+            d.failed = errors(p, d);
             out.put(ResultMetric.FAILED, String.valueOf(count(d.failed)));
+            if (d.failed != null && d.failed.length > 0) {
+              out.put(ResultMetric.SHED_RATIO, ResultJson.plain(java.math.BigDecimal.valueOf(d.shed)
+                  .divide(java.math.BigDecimal.valueOf(d.failed.length), java.math.MathContext.DECIMAL64).stripTrailingZeros()));
+            }
           }
           case "ttfts" -> d.ttfts = ResultJson.measurements(p, FILE, name, ResultJson.MAX_REQUESTS);
           case "output_lens" -> d.outputLens = ResultJson.measurements(p, FILE, name, ResultJson.MAX_REQUESTS);
@@ -134,7 +140,10 @@ final class BenchServingRow {
   }
 
   /** The entries of bench_serving's {@code errors} array (the current token starts it): true where not empty. */
-  private static boolean[] errors(JsonParser p) throws IOException, Malformed {
+  /** aiohttp's reason phrases of the answers of a router that turns requests away (429, 503). */
+  static final java.util.Set<String> SHED_REASONS = java.util.Set.of("Too Many Requests", "Service Unavailable");
+
+  private static boolean[] errors(JsonParser p, Details d) throws IOException, Malformed {
     if (p.currentToken() == JsonToken.VALUE_NULL) {
       return null;
     }
@@ -153,6 +162,9 @@ final class BenchServingRow {
       }
       failed = n == failed.length ? Arrays.copyOf(failed, n * 2) : failed;
       failed[n++] = t == JsonToken.VALUE_STRING && p.getTextLength() > 0;
+      if (t == JsonToken.VALUE_STRING && p.getTextLength() <= 32 && SHED_REASONS.contains(p.getText().strip())) {
+        d.shed++;
+      }
     }
     return Arrays.copyOf(failed, n);
   }

@@ -32,6 +32,11 @@ public enum ResultMetric {
   GOODPUT,
   /** Requests that met spec.slo over all requests sent (0..1). */
   GOODPUT_RATIO,
+  /**
+   * Requests the router turned away (HTTP 429 or 503: sent, not admitted) over all requests sent
+   * (0..1): what a router that sheds load gives up, shown beside goodput so shedding never reads as a win.
+   */
+  SHED_RATIO,
   /** Prompt tokens the engines served from their device prefix cache, over all prompt tokens (0..1). */
   ENGINE_CACHE_HIT_RATE,
   /** Requests of the busiest worker over those of the idlest one (1 is perfectly even). */

@@ -32,6 +32,7 @@ public enum Metric {
   P99_E2E_LATENCY_MS(r -> r.p99E2eLatencyMs, (r, v) -> r.p99E2eLatencyMs = v, Direction.LOWER, "ms", "%.1f"),
   GOODPUT(r -> r.goodput, (r, v) -> r.goodput = v, Direction.HIGHER, "req/s", "%.2f"),
   GOODPUT_RATIO(r -> r.goodputRatio, (r, v) -> r.goodputRatio = v, Direction.HIGHER, "", "%.3f"),
+  SHED_RATIO(r -> r.shedRatio, (r, v) -> r.shedRatio = v, Direction.LOWER, "", "%.3f"),
   ENGINE_CACHE_HIT_RATE(r -> r.engineCacheHitRate, (r, v) -> r.engineCacheHitRate = v, Direction.HIGHER, "", "%.3f"),
   WORKER_REQUESTS_MAX_OVER_MIN(r -> r.workerRequestsMaxOverMin, (r, v) -> r.workerRequestsMaxOverMin = v, Direction.LOWER, "",
       "%.2f"),
@@ -74,7 +75,7 @@ public enum Metric {
 
   /** Whether the metric is a share (0 to 1), shown in percent. */
   public boolean share() {
-    return this == ENGINE_CACHE_HIT_RATE || this == GOODPUT_RATIO;
+    return this == ENGINE_CACHE_HIT_RATE || this == GOODPUT_RATIO || this == SHED_RATIO;
   }
 
   /**

@@ -190,11 +190,11 @@ class ApplyOutputTest {
           rr   3/3   Succeeded  8.822 [8.405, 9.239] concurrency  0.0%         /w/default/cmp/rr/r1a2b3c4d
           ca   3/3   Succeeded  12.18 [9.501, 14.85] concurrency  0.0%         /w/default/cmp/ca/r1a2b3c4d
 
-          ARM  LOAD  REQ/S         GOODPUT %     P99 TTFT  P99 ITL  CACHE HIT
-          rr   c=8   40.00 ± 2.48  100.0 ± 0.0%  -         -        -
-          rr   c=16  41.00 ± 2.48  90.0 ± 5.0%   -         -        -
-          ca   c=8   40.00 ± 2.48  100.0 ± 0.0%  -         -        -
-          ca   c=16  60.00 ± 2.48  98.0 ± 1.2%   -         -        -
+          ARM  LOAD  REQ/S         GOODPUT %     SHED %  P99 TTFT  P99 ITL  CACHE HIT
+          rr   c=8   40.00 ± 2.48  100.0 ± 0.0%  -       -         -        -
+          rr   c=16  41.00 ± 2.48  90.0 ± 5.0%   -       -         -        -
+          ca   c=8   40.00 ± 2.48  100.0 ± 0.0%  -       -         -        -
+          ca   c=16  60.00 ± 2.48  98.0 ± 1.2%   -       -         -        -
 
         against rr (difference of the means with its 95% interval; p-values Holm-adjusted):
           ca  capacity +38.0% [+9.4, +66.7] better

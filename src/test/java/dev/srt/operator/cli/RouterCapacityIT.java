@@ -115,6 +115,7 @@ class RouterCapacityIT {
       assertThat(top.path("completed").asInt()).as("c=96 completed").isZero();
       assertThat(top.path("goodput_ratio").asDouble(-1)).as("c=96: every request sent failed the SLO").isZero();
       assertThat(top.has("p99_ttft_ms")).as("no latency measured at c=96").isFalse();
+      assertThat(top.path("shed_ratio").asDouble(-1)).as("c=96: the router turned every request away (503)").isEqualTo(1.0);
     });
     JsonNode collapsed = roundRobin.path("capacity");
     assertThat(collapsed.path("value").asDouble()).as("round robin's capacity lies below the load it fell over at")

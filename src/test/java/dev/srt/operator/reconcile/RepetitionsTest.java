@@ -263,7 +263,8 @@ class RepetitionsTest {
     }
     byte[] json = Mappers.json().writeValueAsString(s).getBytes(StandardCharsets.UTF_8);
     assertThat(s.arms.get(0).runs).hasSize(20).allSatisfy((ArmRun r) -> assertThat(r.results).isNotNull());
-    // Every one of the 27 metrics set in every run, each with 15 digits: the worst case of today's status.
-    assertThat(json.length).as("status bytes").isLessThan(256 * 1024);
+    // Every one of the 28 metrics set in every run, each with 15 digits: the worst case of today's status. etcd takes
+    // objects up to 1.5 MiB; this bound is a tripwire for growth (it was 256 KiB at 27 metrics, before shed_ratio).
+    assertThat(json.length).as("status bytes").isLessThan(288 * 1024);
   }
 }

@@ -73,7 +73,7 @@ class PerRequestResultsTest {
         """;
     Map<String, String> m = bench(row, slo(2000.0, null, null, null)).byKey();
     assertThat(m).containsEntry("completed", "0").containsEntry("failed", "3").containsEntry("request_throughput", "0.0")
-        .containsEntry("goodput_ratio", "0").containsEntry("goodput", "0");
+        .containsEntry("goodput_ratio", "0").containsEntry("goodput", "0").containsEntry("shed_ratio", "1");
     assertThat(m).doesNotContainKeys("mean_ttft_ms", "median_ttft_ms", "p99_ttft_ms", "mean_itl_ms", "p99_itl_ms", "mean_e2e_latency_ms",
         "p99_e2e_latency_ms");
   }
