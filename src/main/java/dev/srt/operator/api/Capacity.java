@@ -3,9 +3,10 @@ package dev.srt.operator.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * An arm's capacity at its SLO: the highest load at which the share of good requests (goodput %)
- * stays at or above spec.slo.attainment, linearly interpolated between the last level that meets
- * it and the first above it that does not; never extrapolated beyond the ladder.
+ * An arm's capacity at its SLO: the load at which the share of good requests (goodput %) first
+ * falls below spec.slo.attainment, climbing the ladder from its lowest level, linearly interpolated
+ * between the last level that meets it and that first miss (a level without a goodput % is a miss);
+ * never extrapolated beyond the ladder, and a later level that meets it again does not raise it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class Capacity {
@@ -20,7 +21,10 @@ public class Capacity {
    */
   public Double value;
 
-  /** Low end of the 95% interval of the mean (Student t over the runs' capacities; 2 runs or more). */
+  /**
+   * Low end of the 95% interval of the mean (2 runs or more): Student t over the logits of the runs'
+   * capacities as shares of the highest level, mapped back, so that it stays inside [0, highest level].
+   */
   public Double low;
 
   /** High end of the 95% interval of the mean. */
@@ -31,7 +35,7 @@ public class Capacity {
 
   /**
    * below (under the lowest level in every run: goodput % misses attainment already there) or
-   * above (at or over attainment at the highest level in every run); absent when inside the ladder.
+   * above (at or over attainment at every level in every run); absent when inside the ladder.
    */
   public String bound;
 

@@ -18,6 +18,10 @@ public class MetricSummary {
   /** Largest run value. */
   public Double max;
 
-  /** 95% confidence interval of the mean, [low, high] (Student t on the run values; absent with one run). */
+  /**
+   * 95% confidence interval of the mean, [low, high] (Student t on the run values; absent with one
+   * run); a share's (goodput ratio, cache hit rate) intersected with [0, 1], the bounds its mean
+   * cannot leave.
+   */
   public List<Double> ci95;
 }

@@ -22,8 +22,10 @@ public class Verdict {
   public Double deltaPct;
 
   /**
-   * 95% confidence interval of deltaPct, [low, high]: the delta method on the ratio of the means,
-   * with Welch's degrees of freedom, so the baseline's own spread counts.
+   * 95% confidence interval of deltaPct, [low, high]: Fieller's interval of the ratio of the means,
+   * the ratios Welch's test (the one pValue comes from) does not reject at 5%, so the baseline's own
+   * spread counts and it excludes 0 exactly when pValue is below 0.05; never below -100%, the ratio
+   * of non-negative means being at least 0.
    */
   public List<Double> ci95Pct;
 
@@ -37,21 +39,36 @@ public class Verdict {
   public Double pAdjusted;
 
   /**
+   * The level pValue is decided at after Holm: better or worse exactly when pValue is at most it
+   * (0.05 / (m - i + 1) for the i-th smallest of m p-values while Holm rejects; from the first it
+   * does not, that first level).
+   */
+  public Double alpha;
+
+  /**
    * The smallest difference, in percent of the baseline's mean, that these runs would detect with
-   * 80% power at the 5% level (given the observed spread and number of runs).
+   * 80% power at alpha, the level the verdict is decided at (given the observed spread and number
+   * of runs): an observed difference at least this large is always better or worse.
    */
   public Double mdePct;
 
   /**
-   * better or worse (adjusted p below 0.05, by the metric's direction: higher throughput, goodput,
+   * better or worse (adjusted p at most 0.05, by the metric's direction: higher throughput, goodput,
    * capacity and cache hit rate, lower latencies); equivalent when the 90% interval of the difference
    * lies within plus or minus spec.execution.equivalenceMargin; inconclusive otherwise (these runs
    * cannot tell); not-comparable when either arm has fewer than 2 succeeded runs with the metric or
-   * failed more requests than spec.execution.maxFailedRatio, or when the compared runs differ in a held-constant fact
-   * (spec.execution.requireFacts).
+   * failed more requests than spec.execution.maxFailedRatio, when neither arm's runs vary (no spread
+   * to weigh a difference against), when the baseline's runs do not tell its mean from 0, or when
+   * the compared runs differ in a held-constant fact (spec.execution.requireFacts).
    */
   public String verdict;
 
   /** Why a verdict is not-comparable. */
   public String reason;
+
+  /**
+   * What qualifies an equivalent or inconclusive verdict whose 95% interval excludes 0: not
+   * significant after Holm, with the raw and the adjusted p-value.
+   */
+  public String note;
 }

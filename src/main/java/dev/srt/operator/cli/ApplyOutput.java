@@ -251,11 +251,16 @@ final class ApplyOutput implements ArmRunner.Listener {
         byLevel.forEach((level, parts) -> out.println(Echo.escape(" ".repeat(name.length() + 2)
             + String.format("%-" + levelWidth + "s", Cells.level(level, report.loadUnit)) + "  " + String.join(" · ", parts))));
       }
-      report.verdicts.stream().filter(v -> v.reason != null).map(v -> v.reason).distinct().limit(3)
-          .forEach(reason -> out.println(Echo.escape("  not-comparable: " + reason)));
+      report.verdicts.stream().filter(v -> Verdicts.NOT_COMPARABLE.equals(v.verdict) && v.reason != null).map(v -> v.reason).distinct()
+          .limit(3).forEach(reason -> out.println(Echo.escape("  not-comparable: " + reason)));
       if (repetitions < 2 && report.verdicts.stream().allMatch(v -> Verdicts.NOT_COMPARABLE.equals(v.verdict))) {
         out.println("  one run per arm gives differences, not verdicts: set spec.execution.repetitions (3 is a start)");
       }
+    }
+    if (!report.warnings.isEmpty()) {
+      // what the verdicts and capacities above do not say (a goodput curve that recovers, facts that differ)
+      out.println();
+      report.warnings.forEach(w -> out.println(Echo.escape("  warning: " + w)));
     }
     if (!problems.isEmpty()) {
       out.println();

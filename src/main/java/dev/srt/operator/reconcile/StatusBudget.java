@@ -66,6 +66,7 @@ final class StatusBudget {
       v.ci95Pct = v.ci95Pct == null ? null : v.ci95Pct.stream().map(x -> round(x, VERDICT_DIGITS)).toList();
       v.pValue = round(v.pValue, VERDICT_DIGITS);
       v.pAdjusted = round(v.pAdjusted, VERDICT_DIGITS);
+      v.alpha = round(v.alpha, VERDICT_DIGITS);
       v.mdePct = round(v.mdePct, VERDICT_DIGITS);
       // status.baseline names it once for all
       v.baseline = null;

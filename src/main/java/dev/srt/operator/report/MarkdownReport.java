@@ -21,12 +21,14 @@ import java.util.List;
  */
 public final class MarkdownReport {
   /** What the verdict words and columns mean; the HTML report says the same. */
-  static final String VERDICT_NOTE = "Difference: (arm mean − baseline mean) / baseline mean, its 95% interval by the delta method. "
-      + "p: Welch's test, then Holm–Bonferroni over every verdict of its family (over a ladder, the capacity verdicts are one "
-      + "family and the verdicts at each load the other). better/worse: adjusted p ≤ 0.05, in the "
-      + "metric's direction (↑ higher is better, ↓ lower is better); equivalent: the 90% interval lies within the equivalence "
-      + "margin (two one-sided tests); inconclusive: neither, and differences under the detectable effect (80% power) could not "
-      + "have been seen; not-comparable: a side has fewer than 2 succeeded runs or failed too many requests.";
+  static final String VERDICT_NOTE = "Difference: (arm mean − baseline mean) / baseline mean, its 95% interval by Fieller's method "
+      + "(the ratios Welch's test does not reject, never below −100%). p: Welch's test, then Holm–Bonferroni over every verdict of "
+      + "its family (over a ladder, the capacity verdicts are one family and the verdicts at each load the other). better/worse: "
+      + "adjusted p ≤ 0.05, in the metric's direction (↑ higher is better, ↓ lower is better); equivalent: the 90% interval lies "
+      + "within the equivalence margin (two one-sided tests); inconclusive: neither, and differences under the detectable effect "
+      + "(80% power at α, the level Holm decided the verdict at) could not have been seen; an interval that excludes 0 without a "
+      + "better or worse is not significant after Holm. not-comparable: a side has fewer than 2 succeeded runs or failed too many "
+      + "requests, neither side's runs vary, or the baseline's runs do not tell its mean from 0.";
 
   private MarkdownReport() {}
 
@@ -56,7 +58,7 @@ public final class MarkdownReport {
         if (ladder) {
           row.add(cell(v.level()));
         }
-        row.addAll(List.of(cell(v.metric()), v.delta(), v.interval(), cell(v.p()), v.detectable(), v.mark() + " **" + cell(v.verdict()) + "**"));
+        row.addAll(List.of(cell(v.metric()), v.delta(), v.interval(), cell(v.p()), cell(v.detectable()), verdictCell(v)));
         rows.add(row);
       });
       List<String> header = new ArrayList<>(List.of("arm"));
@@ -128,7 +130,7 @@ public final class MarkdownReport {
       Verdict v = report.verdicts.stream().filter(x -> x.arm.equals(arm.name) && Verdicts.CAPACITY.equals(x.metric)).findFirst()
           .orElse(null);
       ReportTables.VerdictRow row = v == null ? null : ReportTables.verdict(v, report.loadUnit);
-      String verdict = arm.name.equals(report.baseline) ? "baseline" : row == null ? "-" : row.mark() + " **" + cell(row.verdict()) + "**"
+      String verdict = arm.name.equals(report.baseline) ? "baseline" : row == null ? "-" : verdictCell(row)
           + (row.reason().isEmpty() ? "" : " (" + cell(row.reason()) + ")");
       rows.add(List.of(cell(arm.name), cell(Cells.capacity(arm.capacity)), row == null ? "-" : row.delta(), row == null ? "-" : row.interval(),
           row == null ? "-" : cell(row.p()), verdict));
@@ -136,9 +138,15 @@ public final class MarkdownReport {
     table(out, List.of("arm", "capacity [95% interval]", "difference", "95% interval", "p (Holm)", "verdict"),
         List.of(false, true, true, true, true, false), rows);
     var slo = ctx.comparison().getSpec().slo;
-    out.append("Capacity: the highest load at which ").append(slo == null ? "-" : java.math.BigDecimal.valueOf(slo.attainmentOrDefault()).movePointRight(2).stripTrailingZeros().toPlainString())
-        .append("% of requests meet the SLO, interpolated between the two levels around it (< the lowest level: even it misses; "
-            + "> the highest: it still meets). The capacity verdicts are a Holm family of their own.\n\n");
+    out.append("Capacity: the load at which fewer than ").append(slo == null ? "-" : java.math.BigDecimal.valueOf(slo.attainmentOrDefault()).movePointRight(2).stripTrailingZeros().toPlainString())
+        .append("% of requests first meet the SLO, climbing the ladder, interpolated between the last level that met it and that "
+            + "first miss (< the lowest level: even it misses; > the highest: every level meets); its interval stays inside 0 to the "
+            + "highest level. The capacity verdicts are a Holm family of their own.\n\n");
+  }
+
+  /** {@code ~ **inconclusive** (not significant after Holm: p 0.0030, Holm 0.0870)}: the word, and what qualifies it. */
+  private static String verdictCell(ReportTables.VerdictRow v) {
+    return v.mark() + " **" + cell(v.verdict()) + "**" + (v.note().isEmpty() ? "" : " (" + cell(v.note()) + ")");
   }
 
   /** Each verdict metric at each load: a row per level, a column per arm (mean ± half its 95% interval). */

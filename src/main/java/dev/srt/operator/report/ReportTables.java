@@ -23,9 +23,12 @@ final class ReportTables {
   /** A row of the summary: {@code mean TTFT (ms) ↓} and one cell per arm. */
   record SummaryRow(String label, List<String> cells) {}
 
-  /** One verdict; {@code mark} repeats the verdict as a sign, for a reader who cannot tell colours apart. */
+  /**
+   * One verdict; {@code mark} repeats the verdict as a sign, for a reader who cannot tell colours
+   * apart; {@code note} says why an interval that excludes 0 is no better or worse.
+   */
   record VerdictRow(String arm, String level, String metric, String delta, String interval, String p, String detectable,
-      String verdict, String mark, String reason) {}
+      String verdict, String mark, String reason, String note) {}
 
   record RunRow(String arm, String repetition, String runId, String phase, String startedAt, String finishedAt, String runDir,
       String jobId, String message) {}
@@ -62,8 +65,8 @@ final class ReportTables {
     String interval = v.ci95Pct == null || v.ci95Pct.size() != 2 ? "-"
         : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", v.ci95Pct.get(0), v.ci95Pct.get(1));
     String metric = Metric.of(v.metric).map(MetricText::heading).orElse(v.metric + (Verdicts.CAPACITY.equals(v.metric) ? " ↑" : ""));
-    return new VerdictRow(v.arm, Cells.level(v.level, loadUnit), metric, delta, interval, Cells.pValues(v),
-        v.mdePct == null ? "-" : String.format(Locale.ROOT, "%.1f%%", v.mdePct), v.verdict, mark(v.verdict), v.reason == null ? "" : v.reason);
+    return new VerdictRow(v.arm, Cells.level(v.level, loadUnit), metric, delta, interval, Cells.pValues(v), Cells.detectable(v),
+        v.verdict, mark(v.verdict), v.reason == null ? "" : v.reason, v.note == null ? "" : v.note);
   }
 
   private static String mark(String verdict) {

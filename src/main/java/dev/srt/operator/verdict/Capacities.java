@@ -9,19 +9,23 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Capacity at SLO: per run, the highest load at which the share of good requests (goodput %) is at
- * least the attainment, linearly interpolated on goodput % between the last level that meets it and
- * the next (the first above it that does not); below the lowest or above the highest level it is
- * said so, never extrapolated. Per arm, the mean over its succeeded runs with a 95% interval.
+ * Capacity at SLO: per run, the load at which the share of good requests (goodput %) first falls
+ * below the attainment, walking the ladder up from its lowest level, linearly interpolated on
+ * goodput % between the last level that met it and that first miss; below the lowest or above the
+ * highest level it is said so, never extrapolated. A curve that dips below and recovers keeps its
+ * first crossing (and says so): a load the arm did not sustain is no capacity because a higher one
+ * happened to go well. Per arm, the mean over its succeeded runs with a 95% interval that stays
+ * inside [0, highest level] ({@link BoundedIntervals#inBracket}).
  */
 public final class Capacities {
   private Capacities() {}
 
   /**
    * One run's capacity: {@code value} inside the ladder (bound null), or the end of the ladder it
-   * lies beyond ({@link Capacity#BELOW} the lowest level, {@link Capacity#ABOVE} the highest).
+   * lies beyond ({@link Capacity#BELOW} the lowest level, {@link Capacity#ABOVE} the highest);
+   * {@code recovery} when its goodput % met the attainment again above its first miss, else null.
    */
-  public record RunCapacity(double value, String bound) {
+  public record RunCapacity(double value, String bound, Recovery recovery) {
     /** {@code 37.5}, {@code < 8}, {@code > 64}. */
     public String text() {
       String v = format(value);
@@ -29,37 +33,58 @@ public final class Capacities {
     }
   }
 
-  /** A run's capacity from its levels, or null when no level has a goodput %. */
+  /** Goodput % missed the attainment first at {@code missedAt} and met it again at {@code recoveredAt}, a higher load. */
+  public record Recovery(double missedAt, double recoveredAt) {}
+
+  /** A run's capacity from its levels, or null when no level has a goodput % (a run without an SLO). */
   public static RunCapacity of(List<LevelResults> levels, double attainment) {
     if (levels == null) {
       return null;
     }
-    List<LevelResults> measured = levels.stream()
-        .filter(l -> l.load != null && l.results != null && l.results.goodputRatio != null)
-        .sorted(Comparator.comparingDouble(l -> l.load)).toList();
-    if (measured.isEmpty()) {
+    List<LevelResults> ladder = levels.stream().filter(l -> l.load != null).sorted(Comparator.comparingDouble(l -> l.load)).toList();
+    if (ladder.stream().noneMatch(l -> l.results != null && l.results.goodputRatio != null)) {
       return null;
     }
-    int last = -1;
-    for (int i = 0; i < measured.size(); i++) {
-      if (goodput(measured.get(i)) >= attainment) {
-        last = i;
-      }
+    int miss = firstMiss(ladder, attainment);
+    if (miss < 0) {
+      return new RunCapacity(ladder.get(ladder.size() - 1).load, Capacity.ABOVE, null);
     }
-    if (last < 0) {
-      return new RunCapacity(measured.get(0).load, Capacity.BELOW);
+    Recovery recovery = recovery(ladder, miss, attainment);
+    if (miss == 0) {
+      return new RunCapacity(ladder.get(0).load, Capacity.BELOW, recovery);
     }
-    if (last == measured.size() - 1) {
-      return new RunCapacity(measured.get(last).load, Capacity.ABOVE);
-    }
-    LevelResults meets = measured.get(last);
-    LevelResults misses = measured.get(last + 1);
+    LevelResults meets = ladder.get(miss - 1);
+    LevelResults misses = ladder.get(miss);
     double share = (goodput(meets) - attainment) / (goodput(meets) - goodput(misses));
-    return new RunCapacity(meets.load + share * (misses.load - meets.load), null);
+    return new RunCapacity(meets.load + share * (misses.load - meets.load), null, recovery);
   }
 
+  /** The index of the first level, lowest first, whose goodput % is below the attainment; -1 when none is. */
+  private static int firstMiss(List<LevelResults> ladder, double attainment) {
+    for (int i = 0; i < ladder.size(); i++) {
+      if (goodput(ladder.get(i)) < attainment) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static Recovery recovery(List<LevelResults> ladder, int miss, double attainment) {
+    for (int i = miss + 1; i < ladder.size(); i++) {
+      if (goodput(ladder.get(i)) >= attainment) {
+        return new Recovery(ladder.get(miss).load, ladder.get(i).load);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A level's goodput %. A level of the ladder without one (no numbers, or every request failed
+   * where the results give no ratio) counts as 0, a miss: skipping it would let the capacity climb
+   * past a load nobody saw the arm sustain.
+   */
   private static double goodput(LevelResults l) {
-    return l.results.goodputRatio;
+    return l.results == null || l.results.goodputRatio == null ? 0 : l.results.goodputRatio;
   }
 
   /** The capacities of the succeeded runs that have one, in run order. */
@@ -89,11 +114,37 @@ public final class Capacities {
     double[] xs = values(each);
     c.value = Statistics.mean(xs);
     if (xs.length > 1) {
-      Statistics.Interval ci = Statistics.meanInterval(xs);
+      // a capacity inside the ladder lies in (0, highest level): so does its interval
+      Statistics.Interval ci = BoundedIntervals.inBracket(xs, 0, highestLevel(runs));
       c.low = ci.low();
       c.high = ci.high();
     }
     return c;
+  }
+
+  /** The highest load any succeeded run measured. */
+  private static double highestLevel(List<ArmRun> runs) {
+    return Summaries.succeeded(runs).stream().filter(r -> r.levels != null).flatMap(r -> r.levels.stream())
+        .filter(l -> l.load != null).mapToDouble(l -> l.load).max().orElseThrow();
+  }
+
+  /**
+   * A warning for each succeeded run whose goodput % recovers above the attainment after its first
+   * miss: {@code cache-aware run r1234: goodput % recovers above the attainment at c=64 after missing
+   * it at c=32; the capacity is the first crossing}. The capacity does not hide the dip, and the
+   * reader learns that a higher load went well.
+   */
+  public static List<String> recoveryWarnings(String arm, List<ArmRun> runs, double attainment, String unit) {
+    List<String> out = new ArrayList<>();
+    for (ArmRun run : Summaries.succeeded(runs)) {
+      RunCapacity c = of(run.levels, attainment);
+      if (c != null && c.recovery() != null) {
+        String name = run.runId != null ? "run " + run.runId : run.repetition != null ? "repetition " + run.repetition : "a run";
+        out.add(arm + " " + name + ": goodput % recovers above the attainment at " + Cells.level(c.recovery().recoveredAt(), unit)
+            + " after missing it at " + Cells.level(c.recovery().missedAt(), unit) + "; the capacity is the first crossing");
+      }
+    }
+    return out;
   }
 
   /**

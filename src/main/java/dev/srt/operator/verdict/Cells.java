@@ -4,6 +4,7 @@ import dev.srt.operator.api.ArmSummary;
 import dev.srt.operator.api.Capacity;
 import dev.srt.operator.api.MetricSummary;
 import dev.srt.operator.api.Verdict;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,7 +15,11 @@ import java.util.Locale;
 public final class Cells {
   private Cells() {}
 
-  /** {@code 150.2 ± 4.1} (mean ± half the 95% interval), the value alone for one run, {@code -} for none. */
+  /**
+   * {@code 150.2 ± 4.1} (mean ± half the 95% interval), {@code 94.8 [86.0, 100.0]%} when the
+   * interval is not symmetric (a share's, kept inside 0 to 100%), the value alone for one run,
+   * {@code -} for none.
+   */
   public static String meanPlusMinus(ArmSummary summary, Metric metric) {
     MetricSummary m = summary == null ? null : summary.metrics.get(metric.key());
     if (m == null || m.mean == null) {
@@ -22,13 +27,21 @@ public final class Cells {
     }
     double scale = metric.share() ? 100 : 1;
     String unit = metric.share() ? "%" : metric.unit.equals("ms") ? " ms" : "";
-    String mean = metric.share() ? String.format(Locale.ROOT, "%.1f", m.mean * scale) : metric.format(m.mean);
+    String mean = shown(metric, m.mean * scale);
     if (m.ci95 == null || m.ci95.size() != 2) {
       return mean + unit;
     }
-    double half = (m.ci95.get(1) - m.ci95.get(0)) / 2 * scale;
-    String h = metric.share() ? String.format(Locale.ROOT, "%.1f", half) : metric.format(half);
-    return mean + " ± " + h + unit;
+    double below = m.mean - m.ci95.get(0);
+    double above = m.ci95.get(1) - m.mean;
+    if (Math.abs(above - below) > 1e-9 * Math.max(1, Math.abs(m.mean))) {
+      return mean + " [" + shown(metric, m.ci95.get(0) * scale) + ", " + shown(metric, m.ci95.get(1) * scale) + "]" + unit;
+    }
+    return mean + " ± " + shown(metric, (above + below) / 2 * scale) + unit;
+  }
+
+  /** A value as the metric shows it, a share (already in percent) to one decimal. */
+  private static String shown(Metric metric, double value) {
+    return metric.share() ? String.format(Locale.ROOT, "%.1f", value) : metric.format(value);
   }
 
   /** The short name of a metric: {@code req/s}, {@code p99 TTFT}, {@code goodput %}, {@code capacity}, ... */
@@ -85,23 +98,38 @@ public final class Cells {
     return p(v.pValue) + (v.pAdjusted == null ? "" : " (Holm " + p(v.pAdjusted) + ")");
   }
 
-  private static String p(double p) {
+  /** {@code 0.0123}, {@code <0.0001}. */
+  static String p(double p) {
     return p < 0.0001 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", p);
   }
 
-  /** {@code differences under 6.1% cannot be seen}: what an inconclusive verdict could not have found; {@code -} untested. */
+  /**
+   * {@code 17.1% at α 0.0017}: the detectable effect and the level it is computed at, the verdict's
+   * own after Holm; {@code -} untested.
+   */
   public static String detectable(Verdict v) {
-    return v.mdePct == null ? "-" : String.format(Locale.ROOT, "differences under %.1f%% cannot be seen", v.mdePct);
+    if (v.mdePct == null) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%.1f%%", v.mdePct) + (v.alpha == null ? "" : " at α " + p(v.alpha));
   }
 
   /**
    * {@code req/s +3.1% [-2.0, +8.2] inconclusive (detects ≥ 6.1%)}: the detectable effect is given
-   * where it explains the verdict.
+   * where it explains the verdict, and an interval that excludes 0 under a verdict that is not
+   * better or worse says why: {@code req/s +14.4% [+4.7, +24.2] inconclusive (not significant after
+   * Holm: p 0.0030, Holm 0.0870; detects ≥ 17.1%)}.
    */
   public static String verdictLine(Verdict v) {
+    List<String> why = new ArrayList<>();
+    if (v.note != null) {
+      why.add(v.note);
+    }
+    if (Verdicts.INCONCLUSIVE.equals(v.verdict) && v.mdePct != null) {
+      why.add(String.format(Locale.ROOT, "detects ≥ %.1f%%", v.mdePct));
+    }
     String line = label(v.metric) + " " + delta(v) + " " + v.verdict;
-    return Verdicts.INCONCLUSIVE.equals(v.verdict) && v.mdePct != null
-        ? line + String.format(Locale.ROOT, " (detects ≥ %.1f%%)", v.mdePct) : line;
+    return why.isEmpty() ? line : line + " (" + String.join("; ", why) + ")";
   }
 
   /** {@code 37.5 [31.2, 43.8] concurrency}, {@code > 64 concurrency}, {@code -} without one. */

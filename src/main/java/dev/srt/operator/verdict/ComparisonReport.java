@@ -31,7 +31,11 @@ public final class ComparisonReport {
   public List<Verdict> verdicts = new ArrayList<>();
   /** Each arm's runs against the baseline's, fact by fact ({@link FactChecks}). */
   public List<FactChecks.Check> factChecks = new ArrayList<>();
-  /** What the verdicts do not say: held-constant facts that differ where spec.execution.requireFacts is false. */
+  /**
+   * What the verdicts and capacities do not say: held-constant facts that differ where
+   * spec.execution.requireFacts is false, and runs whose goodput % recovers above the attainment
+   * after missing it (the capacity is the first crossing).
+   */
   public List<String> warnings = new ArrayList<>();
 
   /** One arm: its finished runs, their summary per level and its capacity. */
@@ -88,6 +92,7 @@ public final class ComparisonReport {
       a.summary = settings.ladder() ? Summaries.overLevels(list) : a.levels.get(0).summary;
       if (settings.judgesCapacity()) {
         a.capacity = Capacities.of(list, settings.attainment(), settings.loadUnit());
+        r.warnings.addAll(Capacities.recoveryWarnings(arm, list, settings.attainment(), settings.loadUnit()));
       }
       r.arms.add(a);
     });

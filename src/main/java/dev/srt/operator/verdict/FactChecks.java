@@ -67,6 +67,8 @@ public final class FactChecks {
           v.verdict = Verdicts.NOT_COMPARABLE;
           v.reason = reason;
           v.ci95Pct = null;
+          // a refused verdict has no word to qualify
+          v.note = null;
         });
       } else if (reason != null) {
         warnings.add(arm + " against " + baseline + " (requireFacts: false): " + reason);

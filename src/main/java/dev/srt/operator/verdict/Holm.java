@@ -13,11 +13,40 @@ import java.util.stream.IntStream;
 public final class Holm {
   private Holm() {}
 
+  /**
+   * The level each raw p-value of {@code p} is decided at, in the same order: p_i is significant
+   * after Holm (its adjusted p at most {@code alpha}) exactly when p_i ≤ level_i. The i-th smallest
+   * is held to α / (m − i + 1) while every smaller one was rejected; from the first that is not,
+   * Holm stops, and every later one is held to that first level, which none of them meets. A
+   * verdict's detectable effect is computed at this level, the one its word was decided at.
+   */
+  public static double[] decisionLevels(double[] p, double alpha) {
+    int m = p.length;
+    Integer[] order = ascending(p);
+    double[] levels = new double[m];
+    double level = alpha / m;
+    boolean stopped = false;
+    for (int rank = 0; rank < m; rank++) {
+      int i = order[rank];
+      if (!stopped) {
+        level = alpha / (m - rank);
+        stopped = p[i] > level;
+      }
+      levels[i] = level;
+    }
+    return levels;
+  }
+
+  private static Integer[] ascending(double[] p) {
+    Integer[] order = IntStream.range(0, p.length).boxed().toArray(Integer[]::new);
+    Arrays.sort(order, Comparator.comparingDouble(i -> p[i]));
+    return order;
+  }
+
   /** The adjusted p-values of {@code p}, in the same order. */
   public static double[] adjust(double[] p) {
     int m = p.length;
-    Integer[] order = IntStream.range(0, m).boxed().toArray(Integer[]::new);
-    Arrays.sort(order, Comparator.comparingDouble(i -> p[i]));
+    Integer[] order = ascending(p);
     double[] adjusted = new double[m];
     double running = 0;
     for (int rank = 0; rank < m; rank++) {

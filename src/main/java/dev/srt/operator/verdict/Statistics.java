@@ -5,9 +5,10 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The statistics verdicts need: a sample's mean, standard deviation and Student-t interval; for two
- * samples (an arm against the baseline) Welch's test of the difference of the means, the percentage
- * difference with its delta-method interval, two one-sided tests of equivalence, and the smallest
- * difference the samples could detect.
+ * samples (an arm against the baseline) Welch's test of the difference of the means and the smallest
+ * difference the samples could detect. {@link WelchRatioTest} turns Welch's test into the interval
+ * of the ratio of the means; {@link BoundedIntervals} keeps intervals of shares and capacities where
+ * those can be.
  */
 public final class Statistics {
   /** Two-sided confidence level of every interval. */
@@ -16,6 +17,8 @@ public final class Statistics {
   public static final double ALPHA = 1 - LEVEL;
   /** The power the minimum detectable effect is computed for. */
   public static final double POWER = 0.8;
+  /** The relative standard deviation at or below which a sample counts as without spread ({@link #hasSpread}). */
+  public static final double NO_SPREAD = 1e-6;
 
   private Statistics() {}
 
@@ -118,56 +121,27 @@ public final class Statistics {
   }
 
   /**
-   * The difference of mean(a) from mean(b) in percent of mean(b), its standard error by the delta
-   * method on the ratio of the means (so the baseline's own spread counts, which dividing Welch's
-   * interval by mean(b) would ignore), and the Satterthwaite degrees of freedom of that error.
-   *
-   * <p>With r = mean(a) / mean(b): Var(r) ≈ s_a² / (n_a mean(b)²) + mean(a)² s_b² / (n_b mean(b)⁴).
-   */
-  public record PercentDifference(double pct, double se, double df) {
-    public static PercentDifference of(double[] a, double[] b) {
-      double ma = mean(a);
-      double mb = mean(b);
-      double va = variance(a) / a.length / (mb * mb);
-      double vb = ma * ma * (variance(b) / b.length) / (mb * mb * mb * mb);
-      return new PercentDifference((ma / mb - 1) * 100, Math.sqrt(va + vb) * 100, satterthwaite(va, a.length, vb, b.length));
-    }
-
-    /** The two-sided {@code level} interval of {@link #pct}; the difference itself when there is no spread. */
-    public Interval interval(double level) {
-      if (se == 0 || Double.isNaN(df)) {
-        return new Interval(pct, pct);
-      }
-      double half = tQuantile(1 - (1 - level) / 2, df) * se;
-      return new Interval(pct - half, pct + half);
-    }
-
-    /**
-     * The p-value of two one-sided tests against ±{@code marginPct}: the larger of the p-values of
-     * "the difference is at most -margin" and "at least +margin". Below {@link #ALPHA} the arms are
-     * equivalent: exactly when the 90% interval lies within ±margin.
-     */
-    public double equivalencePValue(double marginPct) {
-      if (se == 0 || Double.isNaN(df)) {
-        return Math.abs(pct) < marginPct ? 0 : 1;
-      }
-      double lower = 1 - tCdf((pct + marginPct) / se, df);
-      double upper = tCdf((pct - marginPct) / se, df);
-      return Math.max(lower, upper);
-    }
-  }
-
-  /**
-   * The smallest difference of the means, in percent of mean(b), that Welch's test at the 5% level
-   * finds with 80% power given these samples' spread and sizes: (t_{1-α/2} + t_{power}) ×
+   * The smallest difference of the means, in percent of mean(b), that Welch's test at level {@code
+   * alpha} finds with 80% power given these samples' spread and sizes: (t_{1-α/2} + t_{power}) ×
    * sqrt(s_a²/n_a + s_b²/n_b) / |mean(b)| × 100, with Welch's degrees of freedom; 0 without spread.
+   * A verdict computes it at the level it was decided at (its Holm level), so an observed
+   * difference at least this large is always significant there.
    */
-  public static double minimumDetectableEffectPct(double[] a, double[] b) {
+  public static double minimumDetectableEffectPct(double[] a, double[] b, double alpha) {
     double se = Math.sqrt(variance(a) / a.length + variance(b) / b.length);
     double df = welchDegreesOfFreedom(a, b);
     if (se == 0 || Double.isNaN(df)) {
       return 0;
     }
-    return (tQuantile(1 - ALPHA / 2, df) + tQuantile(POWER, df)) * se / Math.abs(mean(b)) * 100;
+    return (tQuantile(1 - alpha / 2, df) + tQuantile(POWER, df)) * se / Math.abs(mean(b)) * 100;
+  }
+
+  /**
+   * Whether the values vary from run to run: a standard deviation above {@link #NO_SPREAD} of the
+   * mean's size. Values that agree to six significant digits are the same number up to rounding
+   * (a deterministic measurement repeated), not a measured noise a test could weigh a difference by.
+   */
+  public static boolean hasSpread(double[] xs) {
+    return xs.length > 1 && Math.sqrt(variance(xs)) > NO_SPREAD * Math.abs(mean(xs));
   }
 }

@@ -58,7 +58,7 @@ public final class Summaries {
     for (Metric m : Metric.values()) {
       double[] xs = values(results, m);
       if (xs.length > 0) {
-        s.metrics.put(m.key(), summary(xs));
+        s.metrics.put(m.key(), summary(xs, m.share()));
       }
     }
     return s;
@@ -98,14 +98,15 @@ public final class Summaries {
     return known && completed + failed > 0 ? (double) failed / (completed + failed) : null;
   }
 
-  static MetricSummary summary(double[] xs) {
+  /** The summary of {@code xs}; a share's interval stays inside 0 to 1 ({@link BoundedIntervals#share}). */
+  static MetricSummary summary(double[] xs, boolean share) {
     MetricSummary ms = new MetricSummary();
     ms.mean = Statistics.mean(xs);
     ms.min = Arrays.stream(xs).min().orElseThrow();
     ms.max = Arrays.stream(xs).max().orElseThrow();
     if (xs.length > 1) {
       ms.stddev = Math.sqrt(Statistics.variance(xs));
-      ms.ci95 = Statistics.meanInterval(xs).asList();
+      ms.ci95 = (share ? BoundedIntervals.share(xs) : Statistics.meanInterval(xs)).asList();
     }
     return ms;
   }

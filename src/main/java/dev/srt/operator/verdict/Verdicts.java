@@ -11,13 +11,15 @@ import java.util.Map;
 
 /**
  * Each arm against the baseline: on every verdict metric at every load level, and on capacity at
- * the SLO. Per verdict the relative difference of the means with its delta-method 95% interval,
- * Welch's p-value, the p-value adjusted by Holm–Bonferroni over its family (so that many
+ * the SLO. Every number of a verdict comes from one test ({@link WelchRatioTest}): the relative
+ * difference of the means with its 95% interval (Fieller's, the ratios Welch's test does not
+ * reject), Welch's p-value, the p-value adjusted by Holm–Bonferroni over its family (so that many
  * metrics, arms and levels do not make a "better" by chance likely; capacity verdicts are a family
- * of their own, the per-level verdicts another), and the smallest difference
- * the runs could have detected. The word: better or worse when the adjusted p is at most 0.05 (by
- * the metric's direction), equivalent when two one-sided tests put the difference within the
- * equivalence margin, inconclusive otherwise; not-comparable when the runs cannot be compared.
+ * of their own, the per-level verdicts another), the level that adjustment decided it at, and the
+ * smallest difference the runs could have detected at that level. The word: better or worse when
+ * the adjusted p is at most 0.05 (by the metric's direction), equivalent when the 90% interval lies
+ * within the equivalence margin (two one-sided tests), inconclusive otherwise, with a note when the
+ * 95% interval excludes 0 all the same; not-comparable when the runs cannot be compared.
  */
 public final class Verdicts {
   public static final String BETTER = "better";
@@ -30,8 +32,8 @@ public final class Verdicts {
 
   private Verdicts() {}
 
-  /** A verdict being made: its samples' test results until the family's p-values are adjusted. */
-  private record Pending(Verdict verdict, Metric.Direction direction, boolean higher, boolean equivalent) {}
+  /** A verdict being made: its samples' test until the family's p-values are adjusted (null when not tested). */
+  private record Pending(Verdict verdict, Metric.Direction direction, boolean higher, boolean equivalent, WelchRatioTest test) {}
 
   /**
    * @param runs every arm's finished runs, in arm order
@@ -89,7 +91,7 @@ public final class Verdicts {
       // runs beyond the ladder have no value to test: say so before counting the runs that have one
       v.verdict = NOT_COMPARABLE;
       v.reason = notComparable;
-      return new Pending(v, Metric.Direction.HIGHER, false, false);
+      return new Pending(v, Metric.Direction.HIGHER, false, false, null);
     }
     return judge(v, Capacities.values(a), Capacities.values(b), Metric.Direction.HIGHER, null, settings);
   }
@@ -107,17 +109,40 @@ public final class Verdicts {
     if (reason == null && mb == 0) {
       reason = v.baseline + "'s mean is 0: no relative difference";
     }
+    if (reason == null) {
+      reason = noSpread(v, a, b);
+    }
+    WelchRatioTest test = reason == null ? new WelchRatioTest(a, b) : null;
+    Statistics.Interval ci = test == null ? null : test.ratioPct(Statistics.LEVEL);
+    if (reason == null && ci == null) {
+      reason = v.baseline + "'s runs do not tell its mean from 0 at 95%: the relative difference has no upper bound";
+    }
     if (reason != null) {
       v.verdict = NOT_COMPARABLE;
       v.reason = reason;
-      return new Pending(v, direction, false, false);
+      return new Pending(v, direction, false, false, null);
     }
-    Statistics.PercentDifference d = Statistics.PercentDifference.of(a, b);
-    v.ci95Pct = d.interval(Statistics.LEVEL).asList();
-    v.pValue = Statistics.welchPValue(a, b);
-    v.mdePct = Statistics.minimumDetectableEffectPct(a, b);
-    boolean equivalent = d.equivalencePValue(settings.equivalenceMargin() * 100) < Statistics.ALPHA;
-    return new Pending(v, direction, Statistics.mean(a) > mb, equivalent);
+    v.ci95Pct = ci.asList();
+    v.pValue = test.pValue();
+    // two one-sided tests at 5% reject both margins exactly when the 90% interval lies within them
+    Statistics.Interval ci90 = test.ratioPct(1 - 2 * Statistics.ALPHA);
+    boolean equivalent = ci90 != null && ci90.within(settings.equivalenceMargin() * 100);
+    return new Pending(v, direction, Statistics.mean(a) > mb, equivalent, test);
+  }
+
+  /**
+   * Why two samples without run-to-run spread cannot be judged, or null: with neither varying, a
+   * t-test divides their difference by (nearly) 0 and calls any difference certain, though the runs
+   * never measured the noise it should be weighed against. One side without spread is judged: the
+   * other's spread is the noise.
+   */
+  private static String noSpread(Verdict v, double[] a, double[] b) {
+    if (Statistics.hasSpread(a) || Statistics.hasSpread(b)) {
+      return null;
+    }
+    return "no spread between runs: " + v.arm + "'s " + a.length + " runs all measured " + Capacities.format(Statistics.mean(a)) + " and "
+        + v.baseline + "'s " + b.length + " all " + Capacities.format(Statistics.mean(b))
+        + ", so there is no run-to-run noise to weigh the difference against";
   }
 
   /**
@@ -134,16 +159,25 @@ public final class Verdicts {
   }
 
   private static void adjust(List<Pending> family) {
-    List<Pending> tested = family.stream().filter(p -> p.verdict().pValue != null).toList();
-    double[] adjusted = Holm.adjust(tested.stream().mapToDouble(p -> p.verdict().pValue).toArray());
+    List<Pending> tested = family.stream().filter(p -> p.test() != null).toList();
+    double[] p = tested.stream().mapToDouble(t -> t.verdict().pValue).toArray();
+    double[] adjusted = Holm.adjust(p);
+    double[] levels = Holm.decisionLevels(p, Statistics.ALPHA);
     for (int i = 0; i < tested.size(); i++) {
-      Pending p = tested.get(i);
-      Verdict v = p.verdict();
+      Pending t = tested.get(i);
+      Verdict v = t.verdict();
       v.pAdjusted = adjusted[i];
+      v.alpha = levels[i];
+      // at the level the word is decided at: an observed difference this large is always significant
+      v.mdePct = t.test().detectablePct(levels[i]);
       if (adjusted[i] <= Statistics.ALPHA) {
-        v.verdict = p.higher() == (p.direction() == Metric.Direction.HIGHER) ? BETTER : WORSE;
+        v.verdict = t.higher() == (t.direction() == Metric.Direction.HIGHER) ? BETTER : WORSE;
       } else {
-        v.verdict = p.equivalent() ? EQUIVALENT : INCONCLUSIVE;
+        v.verdict = t.equivalent() ? EQUIVALENT : INCONCLUSIVE;
+        if (!new Statistics.Interval(v.ci95Pct.get(0), v.ci95Pct.get(1)).spansZero()) {
+          // the 95% interval is the raw test's: outside 0 with p < 0.05, yet Holm's family level is stricter
+          v.note = "not significant after Holm: p " + Cells.p(v.pValue) + ", Holm " + Cells.p(v.pAdjusted);
+        }
       }
     }
   }

@@ -146,7 +146,7 @@ class ApplyOutputTest {
           c    0/0   NotRun     -               -                -                  -            -            -
 
         against a (difference of the means with its 95% interval; p-values Holm-adjusted):
-          bb  req/s -19.3% [-22.6, -16.1] worse · p99 TTFT +26.3% [+18.8, +33.7] worse · p99 ITL +26.3% [+18.8, +33.7] worse · cache hit -33.6% [-37.8, -29.4] worse
+          bb  req/s -19.3% [-22.3, -16.3] worse · p99 TTFT +26.3% [+17.2, +35.7] worse · p99 ITL +26.3% [+17.2, +35.7] worse · cache hit -33.6% [-36.9, -30.2] worse
           c   req/s - not-comparable · p99 TTFT - not-comparable · p99 ITL - not-comparable · cache hit - not-comparable
           not-comparable: c has 0 succeeded runs with this metric (2 are needed)
 
@@ -183,12 +183,13 @@ class ApplyOutputTest {
     new ApplyOutput(out, false, false, List.of("rr", "ca"), AT_T0_PLUS_7S).summary(List.of("rr", "ca"), report, latest, 3,
         Duration.ofSeconds(200));
 
-    // capacities at the default attainment 0.99: 8 + 8 (1 - 0.99) / (1 - goodput % at 16), rr 8.8, 9, 8.67; ca 12, 13.33, 11.2
+    // capacities at the default attainment 0.99: 8 + 8 (1 - 0.99) / (1 - goodput % at 16), rr 8.8, 9, 8.67; ca 12, 13.33, 11.2;
+    // their intervals on the logit of the capacity's share of the ladder's 16, the ratios' by Fieller (scipy)
     assertThat(printed()).isEqualTo("""
 
           ARM  RUNS  PHASE      CAPACITY                          FAILED REQS  RUN DIR
-          rr   3/3   Succeeded  8.822 [8.405, 9.239] concurrency  0.0%         /w/default/cmp/rr/r1a2b3c4d
-          ca   3/3   Succeeded  12.18 [9.501, 14.85] concurrency  0.0%         /w/default/cmp/ca/r1a2b3c4d
+          rr   3/3   Succeeded  8.822 [8.404, 9.237] concurrency  0.0%         /w/default/cmp/rr/r1a2b3c4d
+          ca   3/3   Succeeded  12.18 [8.878, 14.33] concurrency  0.0%         /w/default/cmp/ca/r1a2b3c4d
 
           ARM  LOAD  REQ/S         GOODPUT %     SHED %  P99 TTFT  P99 ITL  CACHE HIT
           rr   c=8   40.00 ± 2.48  100.0 ± 0.0%  -       -         -        -
@@ -197,13 +198,41 @@ class ApplyOutputTest {
           ca   c=16  60.00 ± 2.48  98.0 ± 1.2%   -       -         -        -
 
         against rr (difference of the means with its 95% interval; p-values Holm-adjusted):
-          ca  capacity +38.0% [+9.4, +66.7] better
-                c=8   req/s +0.0% [-5.7, +5.7] inconclusive (detects ≥ 7.6%)
-                c=16  req/s +46.3% [+39.0, +53.6] better
+          ca  capacity +38.0% [+8.6, +68.1] better
+                c=8   req/s +0.0% [-5.5, +5.8] inconclusive (detects ≥ 7.6%)
+                c=16  req/s +46.3% [+39.6, +53.5] better
 
         2/2 arms succeeded in 3m20s
-        capacity at the SLO: rr 8.822 [8.405, 9.239] concurrency · ca 12.18 [9.501, 14.85] concurrency (better, +38.0%)
+        capacity at the SLO: rr 8.822 [8.404, 9.237] concurrency · ca 12.18 [8.878, 14.33] concurrency (better, +38.0%)
         """);
+  }
+
+  @Test
+  void theTextReportWarnsOfAGoodputCurveThatRecoversAfterItsFirstCrossing() {
+    double[] loads = {8, 16, 32};
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    runs.put("rr", List.of(ladderRun(loads, new double[] {40, 41, 41}, new double[] {1.0, 0.90, 0.5}),
+        ladderRun(loads, new double[] {41, 42, 42}, new double[] {1.0, 0.92, 0.5})));
+    ArmRun dips = ladderRun(loads, new double[] {40, 60, 70}, new double[] {1.0, 0.95, 1.0});
+    dips.runId = "r1234";
+    runs.put("ca", List.of(dips, ladderRun(loads, new double[] {41, 61, 71}, new double[] {1.0, 1.0, 0.5})));
+    RouterComparisonSpec spec = new RouterComparisonSpec();
+    spec.workload = new WorkloadSpec();
+    spec.workload.load = new LoadSpec();
+    spec.workload.load.mode = "concurrency";
+    spec.workload.load.levels = List.of(8.0, 16.0, 32.0);
+    spec.slo = new SloSpec();
+    spec.slo.e2eMs = 1500.0;
+    spec.execution = new ExecutionSpec();
+    spec.execution.baseline = "rr";
+    spec.execution.verdictMetrics = List.of("request_throughput");
+    ComparisonReport report = ComparisonReport.of("cmp", runs, VerdictSettings.of(spec));
+
+    new ApplyOutput(out, false, false, List.of("rr", "ca"), AT_T0_PLUS_7S).summary(List.of("rr", "ca"), report, Map.of(), 2,
+        Duration.ofSeconds(60));
+
+    assertThat(printed()).contains("\n  warning: ca run r1234: goodput % recovers above the attainment at c=32 after missing it at c=16; "
+        + "the capacity is the first crossing\n");
   }
 
   private static ArmRun ladderRun(double[] loads, double[] rps, double[] goodput) {

@@ -110,6 +110,33 @@ class RecordedRunsTest {
     assertThat(verdict(report, "dynamo-kv", "engine_cache_hit_rate").path("verdict").asText()).isEqualTo("worse");
   }
 
+  /**
+   * The README's policy and capacity examples show what {@code report} prints for these recorded
+   * runs (their run directories under the example cluster's work directory): the numbers on the
+   * page are those of real runs, with today's statistics. A verdict line the README cuts with
+   * {@code · ...} is the start of the printed one.
+   */
+  @Test
+  void theReadmeExamplesAreTheReportsOfTheRecordedRuns() throws Exception {
+    String readme = Files.readString(Path.of("README.md"));
+    for (String example : List.of("sgl-router-policies.yaml", "router-capacity.yaml")) {
+      RecordedRuns runs = RecordedRuns.of(example, tmp.resolve(example));
+      List<String> printed = run("report", "-f", runs.comparison().toString(), "--cluster", runs.cluster().toString())
+          .replace(runs.workDir().toString(), "/tmp/srt-emulated-host").lines().toList();
+      List<String> shown = readmeOutput(readme, "apply -f examples/" + example);
+      assertThat(shown).as(example).hasSizeGreaterThan(4);
+      List<String> matched = shown.stream().map(line -> !line.endsWith(" · ...") ? line
+          : printed.stream().filter(p -> p.startsWith(line.substring(0, line.length() - "...".length()))).findFirst().orElse(line)).toList();
+      assertThat(printed).as("README.md's output of %s, against the report of the recorded runs", example).containsSubsequence(matched);
+    }
+  }
+
+  /** The README's example output after {@code command}, from its first table on, without blank lines. */
+  private static List<String> readmeOutput(String readme, String command) {
+    int start = readme.indexOf("\n  ARM", readme.indexOf(command)) + 1;
+    return readme.substring(start, readme.indexOf("```", start)).lines().filter(l -> !l.isBlank()).toList();
+  }
+
   private static double[] means(JsonNode arm, String metric) {
     double[] m = new double[arm.path("levels").size()];
     for (int i = 0; i < m.length; i++) {

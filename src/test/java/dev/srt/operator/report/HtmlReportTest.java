@@ -69,6 +69,12 @@ class HtmlReportTest {
         .containsExactly("arm", "metric", "difference", "95% interval", "p (Holm)", "detectable", "verdict");
     assertThat(EXAMPLE.select("table.verdicts tbody tr").get(0).child(4).text()).isEqualTo("0.0039 (Holm 0.0209)");
     assertThat(EXAMPLE.select("#verdicts p.note").text()).contains("equivalent: the 90% interval lies within the equivalence margin");
+    // an interval off 0 under an inconclusive verdict says why, with both p-values; the detectable effect names its level
+    Element cacheHit = example.stream().filter(r -> r.child(0).text().equals("dynamo-kv") && r.child(1).text().startsWith("engine cache hit"))
+        .findFirst().orElseThrow();
+    assertThat(cacheHit.child(3).text()).isEqualTo("[+0.0%, +6.8%]");
+    assertThat(cacheHit.selectFirst("small.note").text()).isEqualTo("not significant after Holm: p 0.0495, Holm 0.1979");
+    assertThat(cacheHit.child(5).text()).isEqualTo("7.1% at α 0.0125");
   }
 
   @Test

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class LoadChartTest {
   static final double[] LOADS = {8, 16, 32, 64};
 
-  private static ArmRun run(int repetition, double[] rps, double[] goodput) {
+  static ArmRun run(int repetition, double[] rps, double[] goodput) {
     ArmRun r = new ArmRun();
     r.phase = "Succeeded";
     r.runId = "r0000000" + repetition;

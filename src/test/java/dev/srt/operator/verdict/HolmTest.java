@@ -32,4 +32,28 @@ class HolmTest {
     assertThat(adjusted[1]).isCloseTo(0.06, within(1e-12));
     assertThat(adjusted[2]).isCloseTo(0.5, within(1e-12));
   }
+
+  @Test
+  void eachPIsDecidedAtTheLevelHolmHeldItTo() {
+    // sorted 0.005 ≤ 0.05/4, 0.01 ≤ 0.05/3, 0.03 > 0.05/2 stops; 0.04 is held to that same 0.025
+    double[] levels = Holm.decisionLevels(new double[] {0.01, 0.04, 0.03, 0.005}, 0.05);
+    assertThat(levels[3]).isCloseTo(0.0125, within(1e-12));
+    assertThat(levels[0]).isCloseTo(0.05 / 3, within(1e-12));
+    assertThat(levels[2]).isCloseTo(0.025, within(1e-12));
+    assertThat(levels[1]).isCloseTo(0.025, within(1e-12));
+    // over seeded families: p ≤ its level exactly when its adjusted p ≤ 0.05
+    java.util.Random random = new java.util.Random(7);
+    for (int trial = 0; trial < 1000; trial++) {
+      double[] p = new double[1 + random.nextInt(12)];
+      for (int i = 0; i < p.length; i++) {
+        p[i] = Math.pow(random.nextDouble(), 3) * 0.2;
+      }
+      double[] adjusted = Holm.adjust(p);
+      double[] decided = Holm.decisionLevels(p, 0.05);
+      for (int i = 0; i < p.length; i++) {
+        assertThat(p[i] <= decided[i]).as("trial %d: p %s at %s, adjusted %s", trial, p[i], decided[i], adjusted[i])
+            .isEqualTo(adjusted[i] <= 0.05);
+      }
+    }
+  }
 }

@@ -64,50 +64,26 @@ class StatisticsTest {
   }
 
   @Test
-  void thePercentDifferenceCountsTheBaselinesSpreadByTheDeltaMethod() {
-    double[] arm = {110, 112, 108};
-    double[] base = {100, 101, 99};
-    // r = 1.1; Var(r) = 4/3/100² + 110²·(1/3)/100⁴ = 1.7367e-4, se = 1.31783%;
-    // df = (va + vb)² / (va²/2 + vb²/2) = 3.10856; t(0.975, 3.10856) · se = 4.11226
-    Statistics.PercentDifference d = Statistics.PercentDifference.of(arm, base);
-    assertThat(d.pct()).isCloseTo(10.0, within(1e-9));
-    assertThat(d.se()).isCloseTo(1.317826, within(1e-6));
-    assertThat(d.df()).isCloseTo(3.108560, within(1e-6));
-    Statistics.Interval ci = d.interval(0.95);
-    assertThat(ci.low()).isCloseTo(5.887741, within(1e-5));
-    assertThat(ci.high()).isCloseTo(14.112260, within(1e-5));
-    // Welch's interval of the difference divided by the baseline's mean ignores the baseline's own error.
-    Statistics.Interval naive = Statistics.welch(arm, base);
-    assertThat(naive.low()).isCloseTo(5.844600, within(1e-5));
-  }
-
-  @Test
-  void twoOneSidedTestsClaimEquivalenceOnlyInsideTheMargin() {
-    double[] arm = {100.5, 99.8, 100.2, 100.1};
-    double[] base = {100, 100.3, 99.7, 100.2};
-    // pct = 0.09995%, se = 0.19578%, df = 5.95599; 90% interval [-0.28099, +0.48089]
-    Statistics.PercentDifference d = Statistics.PercentDifference.of(arm, base);
-    assertThat(d.interval(0.90).low()).isCloseTo(-0.280991, within(1e-5));
-    assertThat(d.interval(0.90).high()).isCloseTo(0.480891, within(1e-5));
-    assertThat(d.equivalencePValue(2)).isCloseTo(3.59065e-5, within(1e-9));
-    assertThat(d.interval(0.90).within(2)).isTrue();
-    assertThat(d.equivalencePValue(0.1)).as("a margin inside the interval").isCloseTo(0.499902, within(1e-5));
-    assertThat(d.interval(0.90).within(0.1)).isFalse();
-    Statistics.PercentDifference none = Statistics.PercentDifference.of(new double[] {101, 101}, new double[] {100, 100});
-    assertThat(none.equivalencePValue(2)).as("no spread: equivalent iff inside").isEqualTo(0.0);
-    assertThat(none.equivalencePValue(0.5)).isEqualTo(1.0);
-  }
-
-  @Test
-  void theMinimumDetectableEffectFollowsTheSpreadAndTheRuns() {
+  void theMinimumDetectableEffectFollowsTheSpreadTheRunsAndTheLevel() {
     double[] a = {100, 104, 96};
     double[] b = {100, 102, 98};
     // se = sqrt(16/3 + 4/3) = 2.58199, df = 2.94118; (t(0.975) + t(0.8)) · se / 100 · 100 = 10.84521%
-    assertThat(Statistics.minimumDetectableEffectPct(a, b)).isCloseTo(10.845209, within(1e-5));
+    assertThat(Statistics.minimumDetectableEffectPct(a, b, 0.05)).isCloseTo(10.845209, within(1e-5));
+    // at α = 0.01 (a verdict Holm decides at 0.05 / 5): (t(0.995) + t(0.8)) · se = 17.91853% (scipy)
+    assertThat(Statistics.minimumDetectableEffectPct(a, b, 0.01)).isCloseTo(17.918535, within(1e-5));
     double[] a9 = {100, 104, 96, 100, 104, 96, 100, 104, 96};
     double[] b9 = {100, 102, 98, 100, 102, 98, 100, 102, 98};
-    assertThat(Statistics.minimumDetectableEffectPct(a9, b9)).as("three times the runs see smaller differences")
-        .isLessThan(Statistics.minimumDetectableEffectPct(a, b) / 2);
-    assertThat(Statistics.minimumDetectableEffectPct(new double[] {2, 2}, new double[] {1, 1})).isEqualTo(0.0);
+    assertThat(Statistics.minimumDetectableEffectPct(a9, b9, 0.05)).as("three times the runs see smaller differences")
+        .isLessThan(Statistics.minimumDetectableEffectPct(a, b, 0.05) / 2);
+    assertThat(Statistics.minimumDetectableEffectPct(new double[] {2, 2}, new double[] {1, 1}, 0.05)).isEqualTo(0.0);
+  }
+
+  @Test
+  void valuesThatAgreeToSixDigitsHaveNoSpread() {
+    // 0.7033 three times: the same number, though its floating-point variance need not be exactly 0
+    assertThat(Statistics.hasSpread(new double[] {0.7033, 0.7033, 0.7033})).isFalse();
+    assertThat(Statistics.hasSpread(new double[] {0.1 + 0.2, 0.3, 0.3})).isFalse();
+    assertThat(Statistics.hasSpread(new double[] {0.7033, 0.7034, 0.7033})).isTrue();
+    assertThat(Statistics.hasSpread(new double[] {0.7033})).as("one value").isFalse();
   }
 }

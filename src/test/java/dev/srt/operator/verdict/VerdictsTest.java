@@ -66,9 +66,12 @@ class VerdictsTest {
     runs.put("other", List.of(run(104, 400, 0.4, 0), run(94, 400, 0.4, 0), run(114, 400, 0.4, 0)));
     Verdict v = find(ComparisonReport.of("cmp", runs, "base", 0.01), "other", Metric.REQUEST_THROUGHPUT);
     assertThat(v.verdict).isEqualTo(Verdicts.INCONCLUSIVE);
+    // the only verdict tested (TTFT and cache hit do not vary, ITL is absent): decided at α = 0.05 itself;
     // se = sqrt(100/3 + 100/3) = 8.165, df = 4: (t(0.975, 4) + t(0.8, 4)) · 8.165 / 100 · 100 = 30.35%
+    assertThat(v.alpha).isCloseTo(0.05, within(1e-12));
     assertThat(v.mdePct).isCloseTo(30.35, within(0.01));
-    assertThat(Cells.verdictLine(v)).isEqualTo("req/s +4.0% [-19.1, +27.1] inconclusive (detects ≥ 30.4%)");
+    // Fieller's interval (scipy): [-16.85, +30.33], asymmetric as a ratio's is
+    assertThat(Cells.verdictLine(v)).isEqualTo("req/s +4.0% [-16.8, +30.3] inconclusive (detects ≥ 30.4%)");
   }
   @Test
   void fewerThanTwoRunsOrTooManyFailedRequestsAreNotComparable() {
@@ -108,6 +111,30 @@ class VerdictsTest {
     assertThat(one.mean).isEqualTo(148.0);
     assertThat(one.stddev).isNull();
     assertThat(one.ci95).isNull();
+  }
+
+  @Test
+  void aSharesIntervalStaysWithinZeroAndOneHundredPercent() {
+    // goodput % of the recorded cache-aware runs at c=64: 91.4, 94.5, 98.4; Student's t gave [86.0, 103.5]
+    List<ArmRun> runs = new ArrayList<>(List.of(run(60, 400, 0.70, 0), run(61, 400, 0.70, 0), run(62, 400, 0.70, 0)));
+    double[] goodput = {0.9140625, 0.9453125, 0.984375};
+    for (int i = 0; i < 3; i++) {
+      runs.get(i).results.goodputRatio = goodput[i];
+    }
+    var s = Summaries.of(runs).metrics.get("goodput_ratio");
+    assertThat(s.mean).isCloseTo(0.947917, within(1e-6));
+    assertThat(s.ci95.get(0)).isCloseTo(0.860404, within(1e-6));
+    assertThat(s.ci95.get(1)).as("100%: no mean of shares lies above it").isEqualTo(1.0);
+    assertThat(Cells.meanPlusMinus(Summaries.of(runs), Metric.GOODPUT_RATIO)).isEqualTo("94.8 [86.0, 100.0]%");
+    // and at the other end: 2%, 0%, 1% of prompt tokens cached
+    double[] hits = {0.02, 0.0, 0.01};
+    for (int i = 0; i < 3; i++) {
+      runs.get(i).results.engineCacheHitRate = hits[i];
+    }
+    assertThat(Summaries.of(runs).metrics.get("engine_cache_hit_rate").ci95.get(0)).isEqualTo(0.0);
+    assertThat(Cells.meanPlusMinus(Summaries.of(runs), Metric.ENGINE_CACHE_HIT_RATE)).isEqualTo("1.0 [0.0, 3.5]%");
+    assertThat(Summaries.of(runs).metrics.get("request_throughput").ci95.get(0)).as("not a share: Student's t as it is")
+        .isCloseTo(61 - 4.302653 * 1 / Math.sqrt(3), within(1e-5));
   }
 
   @Test

@@ -55,25 +55,30 @@ class WorkedExampleTest {
         .containsExactly("11.33", "10.67", "11.56");
     assertThat(Capacities.perRun(r.arm("cache-aware").runs, 0.95)).extracting(c -> Capacities.format(c.value()))
         .containsExactly("18.21", "17.5", "19.08");
-    assertThat(Cells.capacity(r.arm("round-robin").capacity)).isEqualTo("11.19 [10.04, 12.33] concurrency");
-    assertThat(Cells.capacity(r.arm("cache-aware").capacity)).isEqualTo("18.26 [16.3, 20.22] concurrency");
+    // the capacities' intervals on the logit of their share of the ladder's 32
+    assertThat(Cells.capacity(r.arm("round-robin").capacity)).isEqualTo("11.19 [10.06, 12.36] concurrency");
+    assertThat(Cells.capacity(r.arm("cache-aware").capacity)).isEqualTo("18.26 [16.27, 20.19] concurrency");
+    // the differences' by Fieller
     assertThat(r.verdicts).extracting(v -> v.metric + "@" + v.level + " " + Cells.delta(v) + " " + v.verdict).containsExactly(
-        "capacity@null +63.3% [+47.6, +78.9] better",
-        "request_throughput@8.0 +1.3% [-3.5, +6.1] inconclusive",
-        "request_throughput@16.0 +36.6% [+28.1, +45.1] better",
-        "request_throughput@32.0 +46.6% [+39.4, +53.7] better");
+        "capacity@null +63.3% [+46.8, +81.5] better",
+        "request_throughput@8.0 +1.3% [-3.4, +6.2] inconclusive",
+        "request_throughput@16.0 +36.6% [+27.8, +45.8] better",
+        "request_throughput@32.0 +46.6% [+39.4, +54.1] better");
     assertThat(r.verdicts).extracting(Cells::pValues).containsExactly("0.0006 (Holm 0.0006)", "0.4777 (Holm 0.4777)",
         "0.0004 (Holm 0.0008)", "<0.0001 (Holm 0.0002)");
-    assertThat(r.verdicts).extracting(v -> String.format(java.util.Locale.ROOT, "%.1f", v.mdePct)).containsExactly("19.0", "6.4", "10.6", "8.3");
+    // each detectable effect at the level Holm decided its verdict at: capacity alone at 0.05; the levels at 0.05 / 3
+    // (c=32, the smallest p), 0.05 / 2 (c=16) and, Holm stopping there, 0.05 (c=8)
+    assertThat(r.verdicts).extracting(Cells::detectable).containsExactly("19.0% at α 0.0500", "6.4% at α 0.0500", "12.8% at α 0.0250",
+        "11.1% at α 0.0167");
     // Holm by hand: capacity alone (· 1); the levels sorted 5.45e-5 · 3, 3.82e-4 · 2, 0.478 · 1
     assertThat(r.verdicts.get(0).pAdjusted).isCloseTo(r.verdicts.get(0).pValue, within(1e-12));
     assertThat(r.verdicts.get(3).pAdjusted).isCloseTo(3 * r.verdicts.get(3).pValue, within(1e-12));
     assertThat(r.verdicts.get(2).pAdjusted).isCloseTo(2 * r.verdicts.get(2).pValue, within(1e-12));
-    // at c=8: the 90% interval is [-2.3, +5.0]: not within ±2%, within ±6%
+    // at c=8: the 90% interval is [-2.3, +5.1]: not within ±2%, within ±6%
     double[] rr = {37.5, 38.3, 36.9};
     double[] ca = {38.1, 37.2, 38.9};
-    Statistics.Interval ci90 = Statistics.PercentDifference.of(ca, rr).interval(0.90);
-    assertThat(String.format(java.util.Locale.ROOT, "[%+.1f, %+.1f]", ci90.low(), ci90.high())).isEqualTo("[-2.3, +5.0]");
+    Statistics.Interval ci90 = new WelchRatioTest(ca, rr).ratioPct(0.90);
+    assertThat(String.format(java.util.Locale.ROOT, "[%+.1f, %+.1f]", ci90.low(), ci90.high())).isEqualTo("[-2.3, +5.1]");
     assertThat(ci90.within(2)).isFalse();
     assertThat(ci90.within(6)).isTrue();
     VerdictSettings wider = new VerdictSettings("round-robin", 0.01, List.of(Metric.REQUEST_THROUGHPUT), 0.06, List.of(8.0, 16.0, 32.0),
