@@ -47,8 +47,8 @@ public class Verdict {
    * capacity and cache hit rate, lower latencies); equivalent when the 90% interval of the difference
    * lies within plus or minus spec.execution.equivalenceMargin; inconclusive otherwise (these runs
    * cannot tell); not-comparable when either arm has fewer than 2 succeeded runs with the metric or
-   * failed more requests than spec.execution.maxFailedRatio, or when the compared runs differ in a held-constant fact
-   * (spec.execution.requireFacts).
+   * failed more requests than spec.execution.maxFailedRatio, or when the compared runs' facts do not vouch for them: a
+   * held-constant fact differs, a run has no facts, or a routing fact differs within an arm (spec.execution.requireFacts).
    */
   public String verdict;
 

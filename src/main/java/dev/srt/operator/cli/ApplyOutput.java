@@ -257,6 +257,11 @@ final class ApplyOutput implements ArmRunner.Listener {
         out.println("  one run per arm gives differences, not verdicts: set spec.execution.repetitions (3 is a start)");
       }
     }
+    if (!report.warnings.isEmpty()) {
+      // what the verdicts above do not say (requireFacts: false): the same lines as the report's warnings
+      out.println();
+      report.warnings.forEach(w -> out.println(Echo.escape("  warning: " + w)));
+    }
     if (!problems.isEmpty()) {
       out.println();
       problems.forEach(p -> out.println(Echo.escape("  " + p)));
