@@ -112,6 +112,10 @@ public enum ConditionReason {
   // FactsDiffer
   /** Runs that a verdict compares differ in a held-constant fact: those verdicts are not comparable. */
   HeldConstantFactsDiffer,
+  /** A measured run that a verdict compares has no facts (no facts.json, or one that could not be read): those verdicts are not comparable. */
+  FactsUnknown,
+  /** A routing fact differs between the runs of one arm (two routers averaged as one): that arm's verdicts are not comparable. */
+  RoutingFactsDifferWithinArm,
   /** Every held-constant fact that the compared runs recorded is equal (or no runs are compared yet). */
   FactsAgree,
 

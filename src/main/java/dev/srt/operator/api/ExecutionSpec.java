@@ -80,10 +80,13 @@ public class ExecutionSpec {
   public Double equivalenceMargin;
 
   /**
-   * Whether verdicts need equal held-constant facts (docs/run-protocol.md#facts): when the runs a
-   * verdict compares differ in one (a model file, a driver, an engine's effective argument, a
-   * package version), the verdict is not-comparable and names each differing fact. false keeps
-   * the verdict and reports the differences as a warning. Default true.
+   * Whether verdicts need the runs' facts to vouch for them (docs/run-protocol.md#facts), failing
+   * closed: a verdict is not-comparable, with the reason, when the runs it compares differ in a
+   * held-constant fact (a model file, a driver, an engine's effective argument, a package
+   * version), when one of them has no facts (no facts.json, or one that is malformed, too large or
+   * not a regular file), or when a routing fact (the router's binary, version, wheels) differs
+   * between the runs of one arm. false keeps the verdict and reports the same as a warning.
+   * Default true.
    */
   public Boolean requireFacts;
 

@@ -59,7 +59,8 @@ public class Verdict {
    * cannot tell); not-comparable when either arm has fewer than 2 succeeded runs with the metric or
    * failed more requests than spec.execution.maxFailedRatio, when neither arm's runs vary (no spread
    * to weigh a difference against), when the baseline's runs do not tell its mean from 0, or when
-   * the compared runs differ in a held-constant fact (spec.execution.requireFacts).
+   * the compared runs' facts do not vouch for them: a held-constant fact differs, a run has no
+   * facts, or a routing fact differs within an arm (spec.execution.requireFacts).
    */
   public String verdict;
 

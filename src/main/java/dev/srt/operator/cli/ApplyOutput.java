@@ -258,7 +258,8 @@ final class ApplyOutput implements ArmRunner.Listener {
       }
     }
     if (!report.warnings.isEmpty()) {
-      // what the verdicts and capacities above do not say (a goodput curve that recovers, facts that differ)
+      // what the verdicts and capacities above do not say (a goodput curve that recovers; with requireFacts: false,
+      // the failed facts checks): the same lines as the report's warnings
       out.println();
       report.warnings.forEach(w -> out.println(Echo.escape("  warning: " + w)));
     }

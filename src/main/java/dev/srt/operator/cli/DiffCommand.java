@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
     "Shows what differs between the arms.",
     "It lists the fields that express the difference, and which rendered parts (worker commands, router command,",
     "builds, gates, benchmark) are identical across arms. With --runs RUN RUN it shows what two runs were, fact by fact",
-    "(their facts.json on the GpuCluster), and exits 3 when a held-constant fact differs."})
+    "(their facts.json on the GpuCluster), and exits 3 when a held-constant fact differs or a run has no readable facts."})
 public final class DiffCommand implements Callable<Integer> {
   @Mixin ComparisonOptions input;
 

@@ -26,10 +26,12 @@ import java.util.stream.Collectors;
  * {@code srt-operator diff --runs RUN RUN}: two runs' facts side by side, read from their run
  * directories on the comparison's GpuCluster (the same command that reads their results). A run
  * is named by its id ({@code r1a2b3c4d}) or {@code ARM/ID}. Shows the facts that differ and those
- * unknown, or every fact with {@code --all}; exits 0 when no held-constant fact differs, 3 when one does.
+ * unknown, or every fact with {@code --all}; exits 0 when no held-constant fact differs, 3 when one
+ * does or when a run has no readable facts (no facts.json, or one that is malformed, too large or
+ * not a regular file): such a run is never taken as agreeing, as in a verdict.
  */
 final class RunFactsDiff {
-  /** Exit status when a held-constant fact differs (1 is an error, 2 a usage error). */
+  /** Exit status when a held-constant fact differs or a run has no facts (1 is an error, 2 a usage error). */
   static final int DIFFERENT = 3;
   /** Runs of one arm looked through to find an id. */
   private static final int RUNS_SEARCHED = 1000;
@@ -114,7 +116,18 @@ final class RunFactsDiff {
     out.println(held.size() + " held-constant fact" + (held.size() == 1 ? "" : "s") + " differ, " + c.equal() + " equal, " + unknown.size()
         + " unknown; " + routing.size() + " routing fact" + (routing.size() == 1 ? "" : "s") + " differ" + (all ? "" : " (--all lists every fact)"));
     out.println("≠ held constant and different: verdicts over these runs are not comparable · ~ routing, different · ? unknown in a run");
-    return held.isEmpty() ? 0 : DIFFERENT;
+    List<String> without = new ArrayList<>();
+    for (int i = 0; i < refs.size(); i++) {
+      if (facts.get(i).facts == null) {
+        without.add("run " + (char) ('A' + i) + " (" + Echo.escape(refs.get(i).arm() + "/" + refs.get(i).runId()) + ")");
+      }
+    }
+    if (!without.isEmpty()) {
+      // fail closed, as the verdicts do: a run without facts could have run anything
+      out.println(String.join(" and ", without) + (without.size() == 1 ? " has" : " have")
+          + " no readable facts: the runs cannot be shown to be comparable");
+    }
+    return held.isEmpty() && without.isEmpty() ? 0 : DIFFERENT;
   }
 
   private static String cell(RunFact f) {

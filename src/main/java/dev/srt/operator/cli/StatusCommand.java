@@ -1,5 +1,6 @@
 package dev.srt.operator.cli;
 
+import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
@@ -9,6 +10,7 @@ import dev.srt.operator.host.Transport;
 import dev.srt.operator.run.BackendRunHost;
 import dev.srt.operator.run.PastRuns.PastRun;
 import dev.srt.operator.run.RunHost;
+import dev.srt.operator.verdict.FactChecks;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,7 +24,9 @@ import picocli.CommandLine.Mixin;
 @Command(name = "status", mixinStandardHelpOptions = true, description = {
     "Shows the runs of a RouterComparison on its GpuCluster, as the host's run records say.",
     "Each arm's newest runs with their phase, job and message, and how many are still in flight. Submits nothing,",
-    "watches nothing (srt-operator wait does). -o json|yaml prints {comparison, cluster, inFlight, arms: [{name, runs}]}."})
+    "watches nothing (srt-operator wait does). Then what the facts check says of the finished runs (a run without readable",
+    "facts, routers that differ within an arm, held-constant facts that differ), as report does.",
+    "-o json|yaml prints {comparison, cluster, inFlight, arms: [{name, runs}], facts}."})
 public final class StatusCommand implements Callable<Integer> {
   @Mixin ComparisonOptions input;
 
@@ -30,8 +34,11 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Mixin OutputFormat output;
 
-  /** What -o json|yaml prints. */
-  public record Status(String comparison, String cluster, int inFlight, List<ArmRuns> arms) {}
+  /**
+   * What -o json|yaml prints; {@code facts}: each arm whose facts check failed, with why and
+   * whether its verdicts are not comparable or stand (requireFacts: false) ({@link FactChecks#lines}).
+   */
+  public record Status(String comparison, String cluster, int inFlight, List<ArmRuns> arms, List<String> facts) {}
 
   /** One arm's runs, oldest first. */
   public record ArmRuns(String name, List<ArmStatus> runs) {}
@@ -57,11 +64,14 @@ public final class StatusCommand implements Callable<Integer> {
       for (String a : arms) {
         byArm.add(new ArmRuns(a, past.getOrDefault(a, List.of()).stream().map(PastRun::status).toList()));
       }
+      List<String> facts = facts(rc, arms, past);
       if (format != null) {
-        out.print(OutputFormat.write(new Status(rc.getMetadata().getName(), cluster.getMetadata().getName(), inFlight, byArm), format));
+        out.print(OutputFormat.write(new Status(rc.getMetadata().getName(), cluster.getMetadata().getName(), inFlight, byArm, facts),
+            format));
         return 0;
       }
       print(out, byArm);
+      facts.forEach(f -> out.println(Echo.escape("facts: " + f)));
       out.println(Echo.escape(inFlight == 0 ? "no run in flight" : inFlight + " run(s) in flight: srt-operator wait -f ... watches them"));
       return 0;
     } catch (Inputs.Invalid e) {
@@ -70,6 +80,14 @@ public final class StatusCommand implements Callable<Integer> {
       err.println(Echo.escape("status: " + e.getMessage()));
       return 1;
     }
+  }
+
+  /** The facts check of the arms' finished runs, as report makes it: a run without facts shows here before any report is read. */
+  private static List<String> facts(RouterComparison rc, List<String> arms, Map<String, List<PastRun>> past) {
+    Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
+    past.forEach((a, list) -> finished.put(a, list.stream().map(PastRun::status)
+        .filter(st -> dev.srt.operator.run.ArmRuns.counts(st.phase())).map(dev.srt.operator.run.ArmRuns::of).toList()));
+    return FactChecks.lines(dev.srt.operator.run.ArmRuns.report(rc.getMetadata().getName(), rc.getSpec(), arms, finished).factChecks);
   }
 
   private static void print(PrintStream out, List<ArmRuns> arms) {

@@ -45,7 +45,9 @@ final class ArmRules {
   /**
    * On a direct host the router is built in the run from the source the workers run, never taken
    * prebuilt: an opaque binary's build (its SGLang revision, its Dynamo crates) is not part of what
-   * the comparison declares, so two runs of one spec could compare different routers.
+   * the comparison declares, so two runs of one spec could compare different routers. Without
+   * {@code source} (or {@code binary}) the run would start whatever {@code sgl-router} is first on
+   * the host's PATH: as opaque, so refused alike.
    */
   static void directHostRouters(List<Problem> out, RouterComparisonSpec spec) {
     if (spec.arms == null) {
@@ -54,11 +56,17 @@ final class ArmRules {
     for (int i = 0; i < spec.arms.size(); i++) {
       ArmSpec arm = spec.arms.get(i);
       // A kind that takes no binary refuses one already (FrontendRules).
-      if (arm != null && arm.frontend != null && arm.frontend.binary != null
-          && FrontendRules.has(arm.frontend.type, FrontendRules.Capability.ROUTER_BUILD)) {
+      if (arm == null || arm.frontend == null || !FrontendRules.has(arm.frontend.type, FrontendRules.Capability.ROUTER_BUILD)) {
+        continue;
+      }
+      if (arm.frontend.binary != null) {
         out.add(Problem.error("spec.arms[" + i + "].frontend.binary", "a direct host builds the router from source in the run, "
             + "so that the comparison declares what it runs: drop frontend.binary and set frontend.source "
             + "(a prebuilt router is for mode: slurm only)"));
+      } else if (arm.frontend.source == null) {
+        out.add(Problem.error("spec.arms[" + i + "].frontend.source", "a direct host builds the router from source in the run, "
+            + "so that the comparison declares what it runs: set frontend.source (without it the run would start whatever "
+            + FrontendRules.all().get(arm.frontend.type).routerProgram() + " is on the host's PATH, an opaque router)"));
       }
     }
   }

@@ -38,7 +38,7 @@ final class ExecutionRules {
     }
     if (!e.requireFactsOrDefault()) {
       out.add(Problem.warning("spec.execution.requireFacts", "is false: a verdict compares runs whose held-constant facts "
-          + "differ, and only warns of them"));
+          + "differ, runs without facts and arms whose runs had different routers, and only warns of them"));
     }
     if (e.repetitions != null && e.repetitions == 1 && e.baseline != null) {
       out.add(Problem.warning("spec.execution.repetitions", "is 1: verdicts need at least 2 runs per arm, every one will be "

@@ -25,11 +25,11 @@ import java.util.regex.Pattern;
  * line, AIPerf's records are those beside the first export, the scrapes to their
  * {@code # srt-scrape} headers and the three SGLang counters the numbers need. Files over
  * {@link #MAX_SCAN_BYTES} are not even scanned; symbolic links and anything that is not a
- * regular file are not read.
+ * regular file are not read (nor opened: the type is tested first, so a FIFO cannot block the command).
  *
  * <p>Framing as in {@link PollScript}: one line per file, {@code F <name> <base64>}
- * ({@code O <name>} for one too large to scan), then {@code END}; file bytes only ever appear
- * base64-encoded.
+ * ({@code O <name>} for one too large to scan, {@code N <name> <kind>} for one that is not a
+ * regular file), then {@code END}; file bytes only ever appear base64-encoded.
  *
  * <p>{@link #read(Backend, RunRef)}, {@link #read(Backend, RunRef, String, SloSpec)} and {@link #readLevels} are how the
  * rest of the project reads a finished run's numbers; they are computed from the fetched files by
@@ -100,9 +100,17 @@ public final class ResultsFetch {
         LC_ALL=C
         export LC_ALL
         frame() { printf 'F %%s ' "$1"; base64 -w0; printf '\\n'; }
-        # usable FILE NAME: a regular file, not a link, small enough to scan (else says so)
+        # usable FILE NAME: a regular file, not a link, small enough to scan (else says so). Its type
+        # is tested before anything opens it: a FIFO would block the reader.
         usable() {
-          [ -f "$1" ] && [ ! -L "$1" ] || return 1
+          if [ -L "$1" ]; then printf 'N %%s link\\n' "$2"; return 1; fi
+          if [ ! -f "$1" ]; then
+            if [ -p "$1" ]; then printf 'N %%s fifo\\n' "$2"
+            elif [ -d "$1" ]; then printf 'N %%s directory\\n' "$2"
+            elif [ -e "$1" ]; then printf 'N %%s other\\n' "$2"
+            fi
+            return 1
+          fi
           if [ "$(stat -c %%s -- "$1")" -gt %d ]; then printf 'O %%s\\n' "$2"; return 1; fi
         }
         # scrape FILE NAME LIMIT: the scrape headers and the counters the numbers need
@@ -166,9 +174,11 @@ public final class ResultsFetch {
       return RunResults.none("the run directory " + runDir + " is gone");
     }
     // The facts (in the run directory) are read beside the numbers, and neither spoils the other.
+    // A facts.json that is a link, FIFO or directory is named as such, not as a run that wrote none.
+    String factsKind = fetched.notRegular().get(ResultFile.FACTS);
     RunFacts facts = fetched.tooLarge().remove(ResultFile.FACTS)
         ? RunFacts.none(ResultFile.FACTS.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB")
-        : FactsFile.parse(fetched.files().remove(ResultFile.FACTS));
+        : factsKind != null ? FactsFile.notRegular(factsKind) : FactsFile.parse(fetched.files().remove(ResultFile.FACTS));
     if (!fetched.tooLarge().isEmpty()) {
       ResultFile f = fetched.tooLarge().iterator().next();
       return RunResults.none(resultsDir + "/" + f.path + " is larger than " + MAX_SCAN_BYTES / (1024 * 1024) + " MiB").withFacts(facts);
@@ -176,13 +186,18 @@ public final class ResultsFetch {
     return ResultsParser.parse(fetched.files(), slo, resultsDir).withFacts(facts);
   }
 
-  /** What the command printed: the files it read, those too large to read, or that the run directory is missing. */
-  record Fetched(Map<ResultFile, byte[]> files, Set<ResultFile> tooLarge, boolean noRunDir) {}
+  /**
+   * What the command printed: the files it read, those too large to read, those that are not
+   * regular files (each with its kind: {@code link}, {@code fifo}, {@code directory}, {@code other};
+   * only the facts tell it, a result file that is one reads as absent), or that the run directory is missing.
+   */
+  record Fetched(Map<ResultFile, byte[]> files, Set<ResultFile> tooLarge, Map<ResultFile, String> notRegular, boolean noRunDir) {}
 
   /** Lines that are not frames are ignored (a chatty login shell). */
   static Fetched fetched(String output) throws HostException {
     Map<ResultFile, byte[]> files = new EnumMap<>(ResultFile.class);
     Set<ResultFile> tooLarge = EnumSet.noneOf(ResultFile.class);
+    Map<ResultFile, String> notRegular = new EnumMap<>(ResultFile.class);
     boolean complete = false;
     boolean noRunDir = false;
     for (String line : output.split("\n", -1)) {
@@ -201,6 +216,8 @@ public final class ResultsFetch {
       }
       if (parts[0].equals("O")) {
         tooLarge.add(file);
+      } else if (parts[0].equals("N")) {
+        notRegular.put(file, parts.length == 3 ? parts[2].strip() : "other");
       } else if (parts[0].equals("F")) {
         try {
           files.put(file, Base64.getDecoder().decode(parts.length == 3 ? parts[2].strip() : ""));
@@ -212,7 +229,7 @@ public final class ResultsFetch {
     if (!complete) {
       throw new HostException(HostException.Kind.IO, "the result files' output is incomplete (no " + END + " line)");
     }
-    return new Fetched(files, tooLarge, noRunDir);
+    return new Fetched(files, tooLarge, notRegular, noRunDir);
   }
 
   private static ResultFile frame(String name) {

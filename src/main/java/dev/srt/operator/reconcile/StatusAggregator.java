@@ -8,6 +8,7 @@ import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Problem;
 import io.fabric8.kubernetes.api.model.Condition;
+import dev.srt.operator.verdict.FactChecks;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,14 +186,22 @@ public final class StatusAggregator {
   }
 
   /**
-   * FactsDiffer: True while runs that a verdict compares differ in a held-constant fact ({@code
-   * differing} says which, or null when none does). Set with the verdicts, which it explains.
+   * FactsDiffer: True while the facts of the runs a verdict compares do not vouch for it
+   * ({@link FactChecks}): a held-constant fact differs, a measured run has no facts, or a routing
+   * fact differs within one arm. Set with the verdicts, which it explains; True also with
+   * requireFacts: false, where it is the status's warning that the verdicts stand regardless.
    */
-  static void factsDiffer(RouterComparisonStatus s, String differing, Instant now) {
-    boolean differ = differing != null;
-    Conditions.set(s.conditions, FACTS_DIFFER, differ ? Conditions.TRUE : Conditions.FALSE,
-        differ ? ConditionReason.HeldConstantFactsDiffer : ConditionReason.FactsAgree,
-        differ ? differing + " (the status keeps digests; srt-operator report names each fact)"
+  static void factsDiffer(RouterComparisonStatus s, List<FactChecks.Check> checks, Instant now) {
+    String message = FactChecks.message(checks);
+    boolean differ = message != null;
+    ConditionReason reason = !differ ? ConditionReason.FactsAgree
+        : checks.stream().anyMatch(c -> !c.differing.isEmpty()) ? ConditionReason.HeldConstantFactsDiffer
+        : checks.stream().anyMatch(c -> !c.withoutFacts.isEmpty()) ? ConditionReason.FactsUnknown
+        : ConditionReason.RoutingFactsDifferWithinArm;
+    boolean warnedOnly = checks.stream().anyMatch(c -> c.reason != null && !c.refused);
+    Conditions.set(s.conditions, FACTS_DIFFER, differ ? Conditions.TRUE : Conditions.FALSE, reason,
+        differ ? message + (warnedOnly ? " (requireFacts: false: the verdicts stand)" : "")
+            + " (the status keeps digests; srt-operator report names each fact)"
             : "the compared runs' held-constant facts agree", s.observedGeneration, now);
   }
 

@@ -32,6 +32,12 @@ import java.util.Set;
 final class StatusBudget {
   static final int RESULT_DIGITS = 6;
   static final int VERDICT_DIGITS = 4;
+  /**
+   * A verdict's reason is cut to this length over a ladder: a failed facts check's reason names
+   * runs and facts and is the same for every verdict of an arm, hundreds of times; the FactsDiffer
+   * condition says it once, and srt-operator report in full.
+   */
+  static final int MAX_REASON = 200;
 
   private StatusBudget() {}
 
@@ -69,6 +75,7 @@ final class StatusBudget {
       v.pAdjusted = round(v.pAdjusted, VERDICT_DIGITS);
       v.alpha = round(v.alpha, VERDICT_DIGITS);
       v.mdePct = round(v.mdePct, VERDICT_DIGITS);
+      v.reason = v.reason == null || v.reason.length() <= MAX_REASON ? v.reason : v.reason.substring(0, MAX_REASON - 1) + "…";
       // status.baseline names it once for all
       v.baseline = null;
     }

@@ -5,7 +5,6 @@ import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.run.ArmRuns;
 import dev.srt.operator.run.Runs;
 import dev.srt.operator.verdict.ComparisonReport;
-import dev.srt.operator.verdict.FactChecks;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +38,7 @@ final class StatusRecorder {
     status.baseline = report.baseline;
     status.verdicts = runs.values().stream().anyMatch(l -> !l.isEmpty()) ? report.verdicts : new ArrayList<>();
     status.seed = Runs.randomized(s.rc.getSpec()) ? s.seed() : null;
-    StatusAggregator.factsDiffer(status, FactChecks.message(report.factChecks), s.now);
+    StatusAggregator.factsDiffer(status, report.factChecks, s.now);
     StatusBudget.ladder(status, report, s.rc.getSpec());
     StatusBudget.compact(status, s.rc.getSpec());
     return status;

@@ -40,6 +40,23 @@ public final class FactsFile {
 
   private FactsFile() {}
 
+  /**
+   * The facts of a run whose {@code facts.json} exists but is not a regular file: never read (a
+   * FIFO would block its reader, a link or a directory is not what the run writes), and named as
+   * what it is, so that nobody looks for a facts step that failed.
+   *
+   * @param kind what the host found: {@code link}, {@code fifo}, {@code directory}, else another kind of file
+   */
+  public static RunFacts notRegular(String kind) {
+    String what = switch (kind) {
+      case "link" -> "a symbolic link";
+      case "fifo" -> "a FIFO";
+      case "directory" -> "a directory";
+      default -> "not a regular file";
+    };
+    return RunFacts.none(PATH + " is " + what + ": skipped");
+  }
+
   /** What the file says; {@code bytes} null when the run has none. */
   public static RunFacts parse(byte[] bytes) {
     if (bytes == null) {
@@ -51,7 +68,7 @@ public final class FactsFile {
     try {
       return facts(read(bytes));
     } catch (Malformed e) {
-      return RunFacts.none(PATH + ": " + e.getMessage());
+      return RunFacts.none(PATH + " is malformed: " + e.getMessage());
     }
   }
 

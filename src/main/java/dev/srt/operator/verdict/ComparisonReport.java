@@ -32,9 +32,10 @@ public final class ComparisonReport {
   /** Each arm's runs against the baseline's, fact by fact ({@link FactChecks}). */
   public List<FactChecks.Check> factChecks = new ArrayList<>();
   /**
-   * What the verdicts and capacities do not say: held-constant facts that differ where
-   * spec.execution.requireFacts is false, and runs whose goodput % recovers above the attainment
-   * after missing it (the capacity is the first crossing).
+   * What the verdicts and capacities do not say: runs whose goodput % recovers above the attainment
+   * after missing it (the capacity is the first crossing), and, where spec.execution.requireFacts is
+   * false, the failed facts checks (a run without facts, routers that differ within an arm,
+   * held-constant facts that differ).
    */
   public List<String> warnings = new ArrayList<>();
 
@@ -102,7 +103,7 @@ public final class ComparisonReport {
   }
 
   /** The report of runs without a ladder or an SLO, judged on the default metrics. */
-  /** As above; {@code requireFacts} (spec.execution.requireFacts) false turns differing facts into a warning. */
+  /** As above; {@code requireFacts} (spec.execution.requireFacts) false turns a failed facts check into a warning. */
   public static ComparisonReport of(String comparison, Map<String, List<ArmRun>> runs, String baseline, double maxFailedRatio,
       boolean requireFacts) {
     return of(comparison, runs, VerdictSettings.of(baseline, maxFailedRatio).withRequireFacts(requireFacts));

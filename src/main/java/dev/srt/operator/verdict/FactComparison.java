@@ -111,6 +111,8 @@ public final class FactComparison {
 
   /** The name under which runs known only by their digests are compared. */
   public static final String DIGEST = "held-constant facts digest";
+  /** The name under which their routing facts are compared (a routing fact by its name: they may differ between arms only). */
+  public static final String ROUTING_DIGEST = "router facts digest";
 
   private static boolean compact(RunFacts f) {
     return f != null && f.facts == null && f.heldConstantDigest != null;
@@ -118,7 +120,10 @@ public final class FactComparison {
 
   private static RunFacts digestOnly(RunFacts f) {
     RunFacts d = f.compact();
-    d.facts = List.of(new RunFact(DIGEST, FactKind.HELD_CONSTANT.wire(), f.heldConstantDigest, null));
+    d.facts = new ArrayList<>(List.of(new RunFact(DIGEST, FactKind.HELD_CONSTANT.wire(), f.heldConstantDigest, null)));
+    if (f.routingDigest != null) {
+      d.facts.add(new RunFact(ROUTING_DIGEST, FactKind.ROUTING.wire(), f.routingDigest, null));
+    }
     return d;
   }
 

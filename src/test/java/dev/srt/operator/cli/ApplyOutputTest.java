@@ -107,6 +107,7 @@ class ApplyOutputTest {
     r.runId = runId;
     r.repetition = repetition;
     r.phase = phase;
+    r.facts = dev.srt.operator.verdict.AgreeingFacts.of();
     if ("Succeeded".equals(phase)) {
       r.results = new BenchmarkResults();
       r.results.requestThroughput = reqs;
@@ -239,6 +240,7 @@ class ApplyOutputTest {
     ArmRun r = new ArmRun();
     r.phase = "Succeeded";
     r.runId = "r0000000" + rps.length;
+    r.facts = dev.srt.operator.verdict.AgreeingFacts.of();
     r.levels = new java.util.ArrayList<>();
     for (int i = 0; i < loads.length; i++) {
       BenchmarkResults b = new BenchmarkResults();

@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules of the infra ports against a comparison's port table, the sgl-router policy names,
- * and the warning for KV-aware routing without KV events, each with its field path.
+ * The rules of the infra ports against a comparison's port table, the sgl-router policy names, the
+ * Dynamo frontend's router modes, and the warning for KV-aware routing without KV events, each with its field path.
  */
 class InfraAndRoutingRulesTest {
   private static final String KV_EVENTS = "    kvEvents: {publisher: zmq, topic: kv-events}\n";
@@ -84,6 +84,26 @@ class InfraAndRoutingRulesTest {
     });
     for (String policy : List.of("round_robin", "power_of_n", "cache_aware_zmq", "power_of_two", "sticky")) {
       assertThat(problems(example().replace("args: {policy: cache_aware}", "args: {policy: " + policy + "}"))).as(policy).isEmpty();
+    }
+  }
+
+  /** The Dynamo frontend refuses an unknown --router-mode only after the install and the workers: the validator says so first. */
+  @Test
+  void dynamoRouterModesAreTheFrontendsOwn() {
+    String arm1 = "frontend: {type: dynamo, args: {router-mode: kv}}\n    dynamo: {sidecar: {enabled: true}}";
+    assertThat(example()).contains(arm1);
+    String typo = example().replace(arm1, arm1.replace("router-mode: kv", "router-mode: kv-aware"));
+    assertThat(problems(typo)).filteredOn(Problem::isError).singleElement().satisfies(e -> {
+      assertThat(e.path()).isEqualTo("spec.arms[1].frontend.args.router-mode");
+      assertThat(e.message()).isEqualTo("kv-aware is not a router mode of the Dynamo frontend; its modes are round-robin, random, "
+          + "power-of-two, kv, direct, least-loaded, device-aware-weighted");
+    });
+    // the path names the key as written
+    String underscore = example().replace(arm1, arm1.replace("router-mode: kv", "router_mode: cache_aware"));
+    assertThat(problems(underscore)).filteredOn(Problem::isError).singleElement()
+        .satisfies(e -> assertThat(e.path()).isEqualTo("spec.arms[1].frontend.args.router_mode"));
+    for (String mode : List.of("round-robin", "random", "kv", "power-of-two", "least-loaded")) {
+      assertThat(problems(example().replace(arm1, arm1.replace("router-mode: kv", "router-mode: " + mode)))).as(mode).isEmpty();
     }
   }
 

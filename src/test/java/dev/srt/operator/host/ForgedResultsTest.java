@@ -425,10 +425,38 @@ class ForgedResultsTest {
     assertThat(broken.problem()).isNotNull();
     assertThat(broken.facts().facts).hasSize(7);
 
-    // a link is not followed, as for the result files
+    // a link is not followed, as for the result files, and is named as one (not as a run that wrote none)
     Files.delete(dir.resolve(ResultFile.FACTS.path));
     Files.writeString(work.resolve("elsewhere.json"), ResultFixtures.FACTS);
     Files.createSymbolicLink(dir.resolve(ResultFile.FACTS.path), work.resolve("elsewhere.json"));
+    assertThat(ResultsFetch.read(backend, run).facts().unknown).isEqualTo("facts.json is a symbolic link: skipped");
+  }
+
+  /**
+   * A facts.json that is a FIFO or a directory is named as what it is, never taken for a run that
+   * wrote none; its type is tested before anything opens it, so a FIFO nobody writes cannot block
+   * the command (it would, for the command's whole timeout).
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(30)
+  void aFactsJsonThatIsNotARegularFileIsNamedAndNeverOpened() throws Exception {
+    RunRef run = new RunRef("default", "cmp", "a", "r00000002");
+    Path dir = Path.of(run.runDir(work.toString()));
+    Files.createDirectories(dir.resolve("results"));
+    Files.writeString(dir.resolve("results/bench-serving.jsonl"), BENCH_ROW + "\n");
+    DirectBackend backend = new DirectBackend(new LocalTransport(), work.toString());
+    Path facts = dir.resolve(ResultFile.FACTS.path);
+    assertThat(new ProcessBuilder("mkfifo", facts.toString()).inheritIO().start().waitFor()).isZero();
+
+    RunResults fifo = ResultsFetch.read(backend, run);
+    assertThat(fifo.facts().unknown).isEqualTo("facts.json is a FIFO: skipped");
+    assertThat(fifo.byKey()).containsEntry("request_throughput", "20.103553");
+
+    Files.delete(facts);
+    Files.createDirectory(facts);
+    assertThat(ResultsFetch.read(backend, run).facts().unknown).isEqualTo("facts.json is a directory: skipped");
+
+    Files.delete(facts);
     assertThat(ResultsFetch.read(backend, run).facts().unknown).startsWith("the run wrote no facts.json");
   }
 

@@ -126,7 +126,8 @@ class SecretEnvironmentIT {
     spec.put("healthCheck", Map.of("timeout", "20s", "interval", "1s"));
     spec.put("workload", Map.of("tool", "bench-serving"));
     spec.put("secretEnv", List.of(Map.of("name", "HF_TOKEN", "secretKeyRef", Map.of("name", "hf-token", "key", "token"))));
-    // The router is sgl-router from PATH (the stub): a direct host takes no prebuilt binary.
+    // The router is sgl-router from PATH (the stub): planned directly, since the validator refuses,
+    // on a direct host, an sgl-router that is not built from source.
     spec.put("arms", List.of(Map.of("name", "raw", "frontend", Map.of("type", "sgl-router"))));
     Map<String, Object> rc = Map.of("apiVersion", "srt.dev/v1alpha1", "kind", "RouterComparison", "metadata", Map.of("name", "secret"),
         "spec", spec);

@@ -136,6 +136,26 @@ class ArmsContractTest {
     }
   }
 
+  /**
+   * Neither source nor binary: the run would start whatever sgl-router is first on the host's
+   * PATH, as opaque as a prebuilt one, so a direct host refuses it too; Slurm keeps the PATH router.
+   */
+  @Test
+  void directArm1RejectsARouterFromThePath() {
+    String yaml = Examples.exampleYaml().replace("      source: /src/sglang/experimental/sgl-router\n", "");
+    var rc = LoadedResources.parse("inline.yaml", yaml).comparisons().get(0);
+    assertThat(rc.getSpec().arms.get(0).frontend.source).isNull();
+    for (List<Problem> problems : List.of(dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.DIRECT_CLUSTER)),
+        dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER), dev.srt.operator.api.Mode.DIRECT))) {
+      assertThat(problems).filteredOn(Problem::isError).singleElement().satisfies(e -> {
+        assertThat(e.path()).isEqualTo("spec.arms[0].frontend.source");
+        assertThat(e.message()).startsWith("a direct host builds the router from source in the run")
+            .contains("set frontend.source", "whatever sgl-router is on the host's PATH, an opaque router");
+      });
+    }
+    assertThat(dev.srt.operator.config.Validator.validate(rc, Examples.cluster(Examples.SLURM_CLUSTER))).noneMatch(Problem::isError);
+  }
+
   @Test
   void workersLaunchSglangNotDynamo() {
     RunPlan p = direct("sgl-router");

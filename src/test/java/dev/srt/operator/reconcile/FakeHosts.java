@@ -97,13 +97,18 @@ final class FakeHosts implements Hosts {
       }
     }
 
-    /** What the run's result files give (metric key, value, ...), as the host layer would read them. */
+    /**
+     * What the run's result files give (metric key, value, ...), as the host layer would read them,
+     * with the facts.json every run writes (agreeing facts, unless {@link #writeFacts} gave others).
+     */
     synchronized void writeResults(RunRef run, String... metrics) {
       Map<ResultMetric, String> m = new EnumMap<>(ResultMetric.class);
       for (int i = 0; i + 1 < metrics.length; i += 2) {
         m.put(ResultMetric.of(metrics[i]).orElseThrow(), metrics[i + 1]);
       }
-      results.put(run, RunResults.of(m));
+      RunResults before = results.get(run);
+      results.put(run, RunResults.of(m).withFacts(before != null && before.facts() != null ? before.facts()
+          : dev.srt.operator.verdict.AgreeingFacts.of()));
     }
 
     /** Adds what the run recorded about itself (facts.json) to its results. */

@@ -171,6 +171,74 @@ class RepetitionsTest {
     });
   }
 
+  /** Runs {@code n} runs of the comparison, each succeeding with its numbers and the facts {@code facts} gives it. */
+  private List<RunRef> runAll(int n, java.util.function.BiFunction<RunRef, Integer, RunFacts> facts) {
+    List<RunRef> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int before = host.runs().size();
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return host.runs().size() > before;
+      });
+      RunRef run = host.runs().get(host.runs().size() - 1);
+      host.writeResults(run, "completed", "1000", "failed", "0", "request_throughput", String.valueOf(100 + i));
+      host.writeFacts(run, facts.apply(run, i));
+      host.succeed(run);
+      Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+        reconciler.reconcile(rc, null);
+        return arm(run.arm()).runs.stream().anyMatch(r -> r.runId.equals(run.runId()));
+      });
+      out.add(run);
+    }
+    return out;
+  }
+
+  /** A run whose facts.json could not be read fails closed in the status too: FactsDiffer names it, its arm is refused. */
+  @Test
+  void aRunWithoutFactsRaisesFactsDifferAsFactsUnknownAndItsArmIsNotComparable() {
+    rc = comparison("{order: interleaved, repetitions: 2, baseline: sgl-router}");
+    rc.getSpec().arms.removeIf(a -> a.name.equals("dynamo-kv-policy"));
+    List<RunRef> runs = runAll(4, (run, i) -> i == 3 ? RunFacts.none("facts.json is malformed: not JSON") : facts("3f2a81c0aa", run.arm()));
+    RunRef broken = runs.get(3);
+
+    var differ = Conditions.find(rc.getStatus().conditions, StatusAggregator.FACTS_DIFFER);
+    assertThat(differ.getStatus()).isEqualTo("True");
+    assertThat(differ.getReason()).isEqualTo("FactsUnknown");
+    assertThat(differ.getMessage()).startsWith("run " + broken.runId() + " of " + broken.arm() + " has no facts: facts.json is malformed: not JSON");
+    assertThat(rc.getStatus().verdicts).isNotEmpty().allSatisfy(v -> {
+      assertThat(v.verdict).isEqualTo(Verdicts.NOT_COMPARABLE);
+      assertThat(v.reason).startsWith("run " + broken.runId() + " of " + broken.arm() + " has no facts");
+    });
+  }
+
+  /** With requireFacts: false the verdicts stand and the FactsDiffer condition is the status's warning. */
+  @Test
+  void withRequireFactsFalseARunWithoutFactsIsAWarningInTheStatus() {
+    rc = comparison("{order: interleaved, repetitions: 2, baseline: sgl-router, requireFacts: false}");
+    rc.getSpec().arms.removeIf(a -> a.name.equals("dynamo-kv-policy"));
+    runAll(4, (run, i) -> i == 3 ? RunFacts.none("the run wrote no facts.json") : facts("3f2a81c0aa", run.arm()));
+
+    var differ = Conditions.find(rc.getStatus().conditions, StatusAggregator.FACTS_DIFFER);
+    assertThat(differ.getStatus()).isEqualTo("True");
+    assertThat(differ.getMessage()).contains("has no facts: the run wrote no facts.json", "(requireFacts: false: the verdicts stand)");
+    assertThat(rc.getStatus().verdicts).isNotEmpty().noneSatisfy(v -> assertThat(String.valueOf(v.reason)).contains("facts"));
+  }
+
+  /** The status keeps digests: a routing digest that differs within one arm still refuses its verdicts. */
+  @Test
+  void aRouterThatDiffersWithinAnArmIsFoundByItsDigestInTheStatus() {
+    rc = comparison("{order: interleaved, repetitions: 2, baseline: sgl-router}");
+    rc.getSpec().arms.removeIf(a -> a.name.equals("dynamo-kv-policy"));
+    runAll(4, (run, i) -> facts("3f2a81c0aa", i == 3 ? "another build" : run.arm()));
+
+    var differ = Conditions.find(rc.getStatus().conditions, StatusAggregator.FACTS_DIFFER);
+    assertThat(differ.getStatus()).isEqualTo("True");
+    assertThat(differ.getReason()).isEqualTo("RoutingFactsDifferWithinArm");
+    assertThat(differ.getMessage()).contains("routing facts differ between the runs of one arm", "router facts digest", "(run 1 of dynamo-kv)",
+        "(run 2 of dynamo-kv)");
+    assertThat(rc.getStatus().verdicts).isNotEmpty().allSatisfy(v -> assertThat(v.verdict).isEqualTo(Verdicts.NOT_COMPARABLE));
+  }
+
   @Test
   void runsWithEqualHeldConstantFactsAgree() {
     rc = comparison("{repetitions: 1}");

@@ -50,6 +50,12 @@ class StatusBudgetTest {
 
   /** {@code arms} arms of {@code repetitions} succeeded runs, every metric set at every level with 15 digits. */
   private static Map<String, ArmStatus> statuses(RouterComparisonSpec spec, int repetitions) {
+    return statuses(spec, repetitions, dev.srt.operator.verdict.AgreeingFacts::of);
+  }
+
+  /** As above, each run with the facts {@code facts} gives. */
+  private static Map<String, ArmStatus> statuses(RouterComparisonSpec spec, int repetitions,
+      java.util.function.Supplier<dev.srt.operator.api.RunFacts> facts) {
     Random random = new Random(7);
     Map<String, ArmStatus> out = new LinkedHashMap<>();
     for (ArmSpec armSpec : spec.arms) {
@@ -63,6 +69,7 @@ class StatusBudgetTest {
         arm.startedAt = "2026-12-01T10:00:00Z";
         arm.finishedAt = "2026-12-01T10:12:34.567Z";
         arm.message = "benchmark finished";
+        arm.facts = facts.get();
         arm.levels = new ArrayList<>();
         for (int l = 0; l < spec.workload.load.levels.size(); l++) {
           BenchmarkResults results = new BenchmarkResults();
@@ -103,6 +110,27 @@ class StatusBudgetTest {
     assertThat(s.arms.get(3).runs).hasSize(10).allSatisfy(r -> assertThat(r.levelTable.rows).hasSize(10));
     assertThat(s.arms.get(3).levelSummaries).hasSize(10);
     assertThat(json.length).as("status bytes").isLessThan(256 * 1024);
+  }
+
+  /**
+   * Runs without facts (an upgrade over statuses of an earlier version) refuse every verdict with a
+   * reason that names runs, the same for each of an arm's hundred verdicts: each is cut short in
+   * the status (FactsDiffer says it whole), so the status grows by at most {@link StatusBudget#MAX_REASON}
+   * characters a verdict and stays far below etcd's 1.5 MiB, if above the budget of statuses whose
+   * verdicts stand.
+   */
+  @Test
+  void runsWithoutFactsRefuseEveryVerdictAndTheStatusStillFits() throws Exception {
+    RouterComparisonSpec spec = spec(10, 10, 10);
+    RouterComparisonStatus s = status(spec, statuses(spec, 10, () -> dev.srt.operator.results.FactsFile.parse(null)));
+
+    byte[] json = Mappers.json().writeValueAsString(s).getBytes(StandardCharsets.UTF_8);
+    assertThat(s.verdicts).isNotEmpty().allSatisfy(v -> {
+      assertThat(v.verdict).isEqualTo("not-comparable");
+      assertThat(v.reason).startsWith("run r00000001 of arm-with-a-longish-name-0 has no facts: the run wrote no facts.json")
+          .hasSizeLessThanOrEqualTo(StatusBudget.MAX_REASON);
+    });
+    assertThat(json.length).as("status bytes").isLessThan(256 * 1024 + s.verdicts.size() * (StatusBudget.MAX_REASON + 20));
   }
 
   @Test

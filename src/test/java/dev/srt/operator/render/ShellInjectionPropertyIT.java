@@ -723,7 +723,7 @@ class ShellInjectionPropertyIT {
           workload: {tool: custom, command: "true", env: {FUZZ_WORKLOAD: plain}}
           arms:
           - name: router
-            frontend: {type: sgl-router}
+            frontend: {type: sgl-router, source: %ROOT%/src/sgl-router}
           - name: kv
             frontend: {type: dynamo}
         """;

@@ -31,6 +31,7 @@ class LoadChartTest {
     r.phase = "Succeeded";
     r.runId = "r0000000" + repetition;
     r.repetition = repetition;
+    r.facts = dev.srt.operator.verdict.AgreeingFacts.of();
     r.levels = new ArrayList<>();
     for (int i = 0; i < LOADS.length; i++) {
       BenchmarkResults b = new BenchmarkResults();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.RunFact;
 import dev.srt.operator.api.RunFacts;
+import dev.srt.operator.results.FactsFile;
 import dev.srt.operator.verdict.ComparisonReport;
 import dev.srt.operator.verdict.FactKind;
 import java.util.ArrayList;
@@ -109,12 +110,46 @@ class ProvenanceReportTest {
     assertThat(md).doesNotContain("node 0 host");
   }
 
+  /** The example's runs, each as a run that wrote no facts.json. */
+  private static Map<String, List<ArmRun>> withoutFacts(ReportContext example) {
+    Map<String, List<ArmRun>> runs = new LinkedHashMap<>();
+    for (ComparisonReport.ArmReport arm : example.report().arms) {
+      arm.runs.forEach(r -> r.facts = FactsFile.parse(null));
+      runs.put(arm.name, arm.runs);
+    }
+    return runs;
+  }
+
+  /**
+   * Runs without facts fail closed: the provenance says none has any, every verdict is
+   * not-comparable naming the runs, and with requireFacts: false the verdicts stand with a
+   * warning in both formats.
+   */
   @Test
-  void reportsOfRunsWithoutFactsSaySo() {
-    Document page = Jsoup.parse(HtmlReport.render(ReportFixtures.example()));
+  void reportsOfRunsWithoutFactsSaySoAndTheirVerdictsAreNotComparableOrWarned() {
+    ReportContext example = ReportFixtures.example();
+    Map<String, List<ArmRun>> runs = withoutFacts(example);
+    ComparisonReport refused = ComparisonReport.of(example.report().comparison, runs, example.report().baseline, 0.01);
+    ReportContext r = new ReportContext(refused, example.comparison(), example.cluster(), example.source(), example.generatedAt());
+    String firstRun = runs.get("sgl-cache-aware").get(0).runId;
+
+    Document page = Jsoup.parse(HtmlReport.render(r));
     assertThat(page.select("table.provenance")).isEmpty();
     assertThat(page.select("#provenance p.note").text()).startsWith("No run has facts");
-    assertThat(MarkdownReport.render(ReportFixtures.example())).contains("### Provenance (the runs' facts)\n\nNo run has facts.");
+    assertThat(refused.verdicts).isNotEmpty().allSatisfy(v -> assertThat(v.verdict).isEqualTo("not-comparable"));
+    assertThat(page.select("#not-comparable li").eachText()).anySatisfy(t -> assertThat(t).startsWith("sgl-round-robin vs "
+        + "sgl-cache-aware: run " + firstRun + " of sgl-cache-aware has no facts: the run wrote no facts.json"));
+    String md = MarkdownReport.render(r);
+    assertThat(md).contains("### Provenance (the runs' facts)\n\nNo run has facts.");
+    assertThat(md).contains("- sgl-round-robin vs sgl-cache-aware: run " + firstRun + " of sgl-cache-aware has no facts: the run wrote no facts.json");
+
+    ComparisonReport warned = ComparisonReport.of(example.report().comparison, runs, example.report().baseline, 0.01, false);
+    ReportContext w = new ReportContext(warned, example.comparison(), example.cluster(), example.source(), example.generatedAt());
+    assertThat(warned.verdicts).noneSatisfy(v -> assertThat(String.valueOf(v.reason)).contains("has no facts"));
+    assertThat(Jsoup.parse(HtmlReport.render(w)).select("#warnings li").eachText()).hasSize(2).allSatisfy(t -> assertThat(t)
+        .contains(" against sgl-cache-aware (requireFacts: false): run " + firstRun + " of sgl-cache-aware has no facts: "));
+    assertThat(MarkdownReport.render(w)).contains("Warnings:\n\n- sgl-round-robin against sgl-cache-aware (requireFacts: false): run "
+        + firstRun + " of sgl-cache-aware has no facts: the run wrote no facts.json");
   }
 
   @Test

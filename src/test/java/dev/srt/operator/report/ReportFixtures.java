@@ -122,6 +122,7 @@ final class ReportFixtures {
     Instant start = FIRST_START.plusSeconds(600L * slot);
     r.startedAt = start.toString();
     r.finishedAt = start.plusSeconds(540).toString();
+    r.facts = dev.srt.operator.verdict.AgreeingFacts.of();
     if (n != null) {
       BenchmarkResults b = new BenchmarkResults();
       b.completed = n.completed();

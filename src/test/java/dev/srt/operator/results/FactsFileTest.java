@@ -50,24 +50,24 @@ class FactsFileTest {
   static Stream<Arguments> malformed() {
     String fact = "{\"name\": \"node 0 kernel\", \"value\": \"6.1\"}";
     return Stream.of(
-        Arguments.of("[]", "facts.json: not a JSON object"),
-        Arguments.of("{\"facts\": {}}", "facts.json: facts is not a list"),
-        Arguments.of("{\"facts\": [" + fact + "]} {}", "facts.json: more than one JSON value"),
-        Arguments.of("{\"facts\": [" + fact + ", " + fact + "]}", "facts.json: facts[1].name is not unique"),
-        Arguments.of("{\"facts\": [{\"name\": \"x EVIL\", \"value\": \"1\", \"unknown\": \"2\"}]}", "facts.json: facts[0] needs exactly one of value and unknown"),
-        Arguments.of("{\"facts\": [{\"name\": \"x\"}]}", "facts.json: facts[0] needs exactly one of value and unknown"),
-        Arguments.of("{\"facts\": [{\"name\": 7, \"value\": \"1\"}]}", "facts.json: facts[0].name is not text"),
-        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": 1}]}", "facts.json: facts[0].value is not text"),
-        Arguments.of("{\"facts\": [{\"name\": \"\", \"value\": \"1\"}]}", "facts.json: facts[0].name is empty"),
-        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u001b[2J\"}]}", "facts.json: facts[0].value has control characters"),
-        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u202e\"}]}", "facts.json: facts[0].value has control characters"),
-        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"" + "E".repeat(513) + "\"}]}", "facts.json: facts[0].value is longer than 512 characters"),
-        Arguments.of("{\"facts\": [{\"name\": \"" + "E".repeat(201) + "\", \"value\": \"1\"}]}", "facts.json: facts[0].name is longer than 200 characters"),
-        Arguments.of("{\"capturedAt\": \"EVIL\", \"facts\": []}", "facts.json: capturedAt is not a UTC time"),
-        Arguments.of("{\"facts\": [], \"facts\": []}", "facts.json: a key appears twice in one object"),
-        Arguments.of("{\"facts\": [" + "[".repeat(20) + "]}", "facts.json: nested deeper than the facts program writes"),
-        Arguments.of("{\"facts\": [" + String.join(",", java.util.Collections.nCopies(20_001, fact)) + "]}", "facts.json: more than 20000 facts"),
-        Arguments.of("EVIL", "facts.json: not JSON"));
+        Arguments.of("[]", "facts.json is malformed: not a JSON object"),
+        Arguments.of("{\"facts\": {}}", "facts.json is malformed: facts is not a list"),
+        Arguments.of("{\"facts\": [" + fact + "]} {}", "facts.json is malformed: more than one JSON value"),
+        Arguments.of("{\"facts\": [" + fact + ", " + fact + "]}", "facts.json is malformed: facts[1].name is not unique"),
+        Arguments.of("{\"facts\": [{\"name\": \"x EVIL\", \"value\": \"1\", \"unknown\": \"2\"}]}", "facts.json is malformed: facts[0] needs exactly one of value and unknown"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\"}]}", "facts.json is malformed: facts[0] needs exactly one of value and unknown"),
+        Arguments.of("{\"facts\": [{\"name\": 7, \"value\": \"1\"}]}", "facts.json is malformed: facts[0].name is not text"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": 1}]}", "facts.json is malformed: facts[0].value is not text"),
+        Arguments.of("{\"facts\": [{\"name\": \"\", \"value\": \"1\"}]}", "facts.json is malformed: facts[0].name is empty"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u001b[2J\"}]}", "facts.json is malformed: facts[0].value has control characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"EVIL\\u202e\"}]}", "facts.json is malformed: facts[0].value has control characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"x\", \"value\": \"" + "E".repeat(513) + "\"}]}", "facts.json is malformed: facts[0].value is longer than 512 characters"),
+        Arguments.of("{\"facts\": [{\"name\": \"" + "E".repeat(201) + "\", \"value\": \"1\"}]}", "facts.json is malformed: facts[0].name is longer than 200 characters"),
+        Arguments.of("{\"capturedAt\": \"EVIL\", \"facts\": []}", "facts.json is malformed: capturedAt is not a UTC time"),
+        Arguments.of("{\"facts\": [], \"facts\": []}", "facts.json is malformed: a key appears twice in one object"),
+        Arguments.of("{\"facts\": [" + "[".repeat(20) + "]}", "facts.json is malformed: nested deeper than the facts program writes"),
+        Arguments.of("{\"facts\": [" + String.join(",", java.util.Collections.nCopies(20_001, fact)) + "]}", "facts.json is malformed: more than 20000 facts"),
+        Arguments.of("EVIL", "facts.json is malformed: not JSON"));
   }
 
   @ParameterizedTest

@@ -146,8 +146,9 @@ class FactComparisonTest {
         .isEqualTo(tp + " 4 (run 1 of cache-aware) vs (not reported) (run 1 of round-robin)"));
   }
 
+  /** Compared fact by fact, a run without facts is unknown, never equal; {@link FactChecksTest}: it refuses the verdicts. */
   @Test
-  void runsWithoutFactsAreListedAsUnknownAndRefuseNothing() {
+  void runsWithoutFactsAreListedAsUnknownNeverAsEqual() {
     ArmRun old = run(1, null);
     ArmRun unreadable = run(2, RunFacts.none("facts.json: facts[3].name is not unique"));
     FactComparison c = FactComparison.of(arms(List.of(old, unreadable), List.of(run(1, facts(TOKENIZER, A)))));

@@ -16,6 +16,7 @@ class VerdictsTest {
   static ArmRun run(double reqs, double ttft, double hit, long failed) {
     ArmRun r = new ArmRun();
     r.phase = "Succeeded";
+    r.facts = AgreeingFacts.of();
     r.results = new BenchmarkResults();
     r.results.requestThroughput = reqs;
     r.results.meanTtftMs = ttft;
@@ -164,6 +165,7 @@ class VerdictsTest {
   static ArmRun ladderRun(double[] loads, double[] rps, double[] ttft, double[] goodput) {
     ArmRun r = new ArmRun();
     r.phase = "Succeeded";
+    r.facts = AgreeingFacts.of();
     r.levels = new ArrayList<>();
     for (int i = 0; i < loads.length; i++) {
       BenchmarkResults b = new BenchmarkResults();

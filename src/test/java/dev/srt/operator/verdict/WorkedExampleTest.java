@@ -21,6 +21,7 @@ class WorkedExampleTest {
   static ArmRun run(double[] rps, double[] goodput) {
     ArmRun r = new ArmRun();
     r.phase = "Succeeded";
+    r.facts = AgreeingFacts.of();
     r.levels = new ArrayList<>();
     for (int i = 0; i < LOADS.length; i++) {
       BenchmarkResults b = new BenchmarkResults();

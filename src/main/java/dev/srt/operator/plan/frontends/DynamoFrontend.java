@@ -1,5 +1,7 @@
 package dev.srt.operator.plan.frontends;
 
+import dev.srt.operator.config.Echo;
+import dev.srt.operator.config.FieldPath;
 import dev.srt.operator.config.KvEventRules;
 import dev.srt.operator.config.Problem;
 import dev.srt.operator.config.FlagVocabulary;
@@ -42,6 +44,15 @@ public final class DynamoFrontend implements Frontend {
   /** The frontend's flags srt-operator sets itself. */
   public static final Set<String> MANAGED_ARGS = Set.of("http-port", "http-host");
   public static final String DISCOVERY_DIR = DynamoInfra.DISCOVERY_DIR;
+  /**
+   * The {@code --router-mode} values of the pinned frontend: the {@code choices} of
+   * ai-dynamo/dynamo components/src/dynamo/common/configuration/groups/router_args.py @ 028cab44,
+   * the version config/flags/dynamo-frontend.txt lists (Dynamo 1.x; its docs' frontend
+   * configuration page names round-robin, random, kv and direct). argparse refuses any other value,
+   * but only once the run has installed Dynamo and started the workers.
+   */
+  public static final List<String> ROUTER_MODES = List.of("round-robin", "random", "power-of-two", "kv", "direct", "least-loaded",
+      "device-aware-weighted");
   static final String SGLANG_RUST_BUILD_MODE = "SGLANG_RUST_BUILD_MODE";
 
   @Override
@@ -80,8 +91,15 @@ public final class DynamoFrontend implements Frontend {
     if (spec.dynamo == null) {
       out.add(Problem.error("spec.dynamo", "is required by arms with frontend.type: dynamo (set version, hash or wheel)"));
     }
+    String mode = Flags.get(f.args, "router-mode");
+    if (mode != null && !ROUTER_MODES.contains(mode)) {
+      String written = f.args.keySet().stream().filter(k -> Flags.normalize(k).equals("router-mode")).findFirst().orElseThrow();
+      out.add(Problem.error(FieldPath.field(p + ".args", written), Echo.value(mode) + " is not a router mode of the Dynamo frontend; "
+          + "its modes are " + String.join(", ", ROUTER_MODES)));
+      return;
+    }
     // KV mode without events (--no-router-kv-events) is Dynamo's approximate mode: it needs none.
-    if ("kv".equals(Flags.get(f.args, "router-mode")) && !"false".equals(Flags.get(f.args, "router-kv-events"))
+    if ("kv".equals(mode) && !"false".equals(Flags.get(f.args, "router-kv-events"))
         && !Flags.has(f.args, "no-router-kv-events")) {
       KvEventRules.requirePublished(out, p + ".args", f.args, "router-mode", "router-mode kv", spec);
     }
