@@ -73,11 +73,14 @@ final class StatusBudget {
       v.ci95Pct = v.ci95Pct == null ? null : v.ci95Pct.stream().map(x -> round(x, VERDICT_DIGITS)).toList();
       v.pValue = round(v.pValue, VERDICT_DIGITS);
       v.pAdjusted = round(v.pAdjusted, VERDICT_DIGITS);
-      v.alpha = round(v.alpha, VERDICT_DIGITS);
       v.mdePct = round(v.mdePct, VERDICT_DIGITS);
       v.reason = v.reason == null || v.reason.length() <= MAX_REASON ? v.reason : v.reason.substring(0, MAX_REASON - 1) + "…";
       // status.baseline names it once for all
       v.baseline = null;
+      // the note restates pValue and pAdjusted in words, and alpha is where pAdjusted meets 0.05: the reports print
+      // both, the status keeps the two p-values
+      v.note = null;
+      v.alpha = null;
     }
   }
 
