@@ -55,14 +55,18 @@ public final class SchemaCheck {
     } else if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {
       boolean isInt = raw == Integer.class || raw == int.class;
       if (!node.isIntegralNumber()) {
-        out.add(Problem.error(path, "must be an integer"));
+        out.add(Problem.error(path, "must be an integer" + found(node)));
       } else if (isInt ? !node.canConvertToInt() : !node.canConvertToLong()) {
         out.add(Problem.error(path, "must be an integer from " + (isInt ? Integer.MIN_VALUE : Long.MIN_VALUE)
             + " to " + (isInt ? Integer.MAX_VALUE : Long.MAX_VALUE)));
       }
+    } else if (raw == Double.class || raw == double.class || raw == Float.class || raw == float.class) {
+      if (!node.isNumber()) {
+        out.add(Problem.error(path, "must be a number" + found(node)));
+      }
     } else if (raw == Boolean.class || raw == boolean.class) {
       if (!node.isBoolean()) {
-        out.add(Problem.error(path, "must be true or false"));
+        out.add(Problem.error(path, "must be true or false" + found(node)));
       }
     } else if (type.isCollectionLikeType()) {
       if (!node.isArray()) {
@@ -109,5 +113,18 @@ public final class SchemaCheck {
       }
     }
     return props;
+  }
+
+  /** {@code , not "abc"}: the value found, escaped and cut, where it is one (a map or list is named as such). */
+  private static String found(JsonNode node) {
+    if (node.isObject()) {
+      return ", not a map";
+    }
+    if (node.isArray()) {
+      return ", not a list";
+    }
+    String text = node.asText();
+    return ", not " + (node.isTextual() ? "\"" + Echo.value(text.length() > 40 ? text.substring(0, 40) + "..." : text) + "\""
+        : Echo.value(text.length() > 40 ? text.substring(0, 40) + "..." : text));
   }
 }

@@ -38,6 +38,10 @@ public final class YamlLoader {
   static final String EMPTY = "no Kubernetes object in this file (it is empty, or only comments and ---)";
   private static final String MERGE_KEY = "<<";
   private static final int MAX_NESTING = 100;
+  /** Jackson's own bound on a number's length: past it a number is refused at its field, not by the parser. */
+  private static final int MAX_NUMBER_CHARS = StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
+  /** YAML 1.1's not-a-number and infinities, which the parser reads as floats. */
+  private static final java.util.regex.Pattern NOT_FINITE = java.util.regex.Pattern.compile("[-+]?\\.(nan|NaN|NAN|inf|Inf|INF)");
 
   // rebuild(): YAMLFactory.builder() would not keep the default parser features (empty scalars as null).
   private static final YAMLFactory YAML = new YAMLFactory().rebuild()
@@ -182,11 +186,26 @@ public final class YamlLoader {
           return NODES.textNode(p.getText());
         }
         case VALUE_NUMBER_INT -> {
+          if (p.getTextLength() > MAX_NUMBER_CHARS) {
+            reject(path, "a number of " + p.getTextLength() + " digits: no field takes more than " + MAX_NUMBER_CHARS);
+            return NODES.nullNode();
+          }
           // An integer beyond long stays exact; SchemaCheck reports it as out of range for its field.
           return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
               ? NODES.numberNode(p.getBigIntegerValue()) : NODES.numberNode(p.getLongValue());
         }
         case VALUE_NUMBER_FLOAT -> {
+          // YAML's .nan and .inf are floats to the parser, and no number to any field here: say so at the field,
+          // rather than failing the whole file with Jackson's "Malformed numeric value".
+          String text = p.getText().strip();
+          if (NOT_FINITE.matcher(text).matches()) {
+            reject(path, Echo.value(text) + " is not a finite number: write a number such as 0.5 (not-a-number and infinity are refused)");
+            return NODES.nullNode();
+          }
+          if (p.getTextLength() > MAX_NUMBER_CHARS) {
+            reject(path, "a number of " + p.getTextLength() + " characters: no field takes more than " + MAX_NUMBER_CHARS);
+            return NODES.nullNode();
+          }
           return NODES.numberNode(p.getDecimalValue());
         }
         case VALUE_TRUE -> {

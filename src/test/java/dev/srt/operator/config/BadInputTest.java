@@ -112,6 +112,29 @@ class BadInputTest {
     assertThat(errors(LoadedResources.parse("two.yaml", "---\n---\n" + example()))).isEmpty();
   }
 
+  /**
+   * Numbers that are no numbers (issue 41, finding 9): YAML's .nan and .inf, a quoted word where a
+   * number goes, and a number of 100,000 digits are each refused at their field, saying what was
+   * found; before, .nan and .inf failed the whole file with Jackson's "Malformed numeric value" and
+   * a word ended as "cannot read RouterComparison", neither naming the field.
+   */
+  @Test
+  void aValueThatIsNoNumberIsRefusedAtItsFieldSayingWhatItIs() throws IOException {
+    String resources = "resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: 4}";
+    String nan = replaced(example(), resources, "resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: .nan}");
+    assertThat(errors(LoadedResources.parse("nan.yaml", nan))).containsExactly("nan.yaml:" + lineOf(nan, "gpusPerWorker")
+        + ": spec.resources.gpusPerWorker: .nan is not a finite number: write a number such as 0.5 (not-a-number and infinity are refused)");
+    String inf = replaced(example(), resources, "resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: -.inf}");
+    assertThat(errors(LoadedResources.parse("inf.yaml", inf))).singleElement().asString()
+        .contains(": spec.resources.gpusPerWorker: -.inf is not a finite number");
+    String word = replaced(example(), resources, "resources: {aggNodes: 1, aggWorkers: '2x', gpusPerWorker: 4}");
+    assertThat(errors(LoadedResources.parse("word.yaml", word))).singleElement().asString()
+        .endsWith(": spec.resources.aggWorkers: must be an integer, not \"2x\"");
+    String huge = replaced(example(), resources, "resources: {aggNodes: 1, aggWorkers: 2, gpusPerWorker: " + "9".repeat(100_000) + "}");
+    assertThat(errors(LoadedResources.parse("huge.yaml", huge))).singleElement().asString()
+        .contains(": spec.resources.gpusPerWorker: must be an integer, not \"999").doesNotContain("nested", "9".repeat(100));
+  }
+
   @Test
   void anAliasIsRefusedAtItsLine() throws IOException {
     String text = replaced(replaced(example(), MODEL_PATH, "path: &model /models/Qwen3-32B-FP8"),
