@@ -125,7 +125,7 @@ public final class ReportCommand implements Callable<Integer> {
         rc = drift.ranWith();
         usedCluster = drift.ranOn() == submittedTo ? cluster : drift.ranOn();
         source = "GpuCluster " + cluster.getMetadata().getName() + " (" + cluster.getSpec().mode + " mode, "
-            + (cluster.getSpec().isLocal() ? "local" : "ssh " + cluster.getSpec().ssh.host) + "): its run directories";
+            + (cluster.getSpec().isLocal() ? "local" : "ssh " + Echo.escape(cluster.getSpec().ssh.host)) + "): its run directories";
       }
       Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
       Map<String, ArmStatus> latest = new LinkedHashMap<>();
