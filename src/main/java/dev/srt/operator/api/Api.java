@@ -11,6 +11,11 @@ public final class Api {
   /** {@code "true"}: deleting the comparison leaves jobs on the host running. */
   public static final String ORPHAN_ON_DELETE_ANNOTATION = GROUP + "/orphan-on-delete";
   public static final String FINALIZER = GROUP + "/cancel-jobs";
+  /**
+   * The label, with the value {@code "true"}, that makes a Secret available to {@code spec.secretEnv}
+   * in the operator: its owner's consent that the operator copies its keys to the GPU hosts.
+   */
+  public static final String SECRET_ENV_LABEL = GROUP + "/secret-env";
 
   private Api() {}
 }

@@ -13,6 +13,8 @@ import io.fabric8.generator.annotation.ValidationRule;
  * passphrase and known_hosts.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = SshNames.CEL_SSH_HOST, message = SshNames.HOST_MESSAGE, fieldPath = ".host")
+@ValidationRule(value = SshNames.CEL_SSH_USER, message = SshNames.USER_MESSAGE, fieldPath = ".user")
 @ValidationRule(value = "!has(self.privateKeyPassphraseEnv) || self.privateKeyPassphraseEnv.matches('^[A-Za-z_][A-Za-z0-9_]*$')",
     message = "must be an environment variable name: letters, digits and '_', not starting with a digit",
     fieldPath = ".privateKeyPassphraseEnv")
@@ -23,8 +25,9 @@ import io.fabric8.generator.annotation.ValidationRule;
     fieldPath = ".privateKeyPassphraseEnv")
 public class SshJumpSpec {
   /**
-   * Host name or address of the jump host. The first is resolved where srt-operator runs; each
-   * later one, and the target (spec.ssh.host), by the jump host before it, as OpenSSH does.
+   * Host name or address of the jump host (a DNS host name, an IPv4 address or an IPv6 address
+   * without brackets). The first is resolved where srt-operator runs; each later one, and the
+   * target (spec.ssh.host), by the jump host before it, as OpenSSH does.
    */
   @Required
   @Size(max = Limits.MAX_NAME)
@@ -35,7 +38,7 @@ public class SshJumpSpec {
   @Max(Limits.MAX_PORT)
   public Integer port;
 
-  /** User to log in as on the jump host. Default: spec.ssh.user. */
+  /** User to log in as on the jump host (a user name, as spec.ssh.user). Default: spec.ssh.user. */
   @Size(max = Limits.MAX_NAME)
   public String user;
 

@@ -15,6 +15,8 @@ import java.util.List;
  * *File and *Env fields), or from a running ssh-agent and ~/.ssh/known_hosts when none is named.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = SshNames.CEL_SSH_HOST, message = SshNames.HOST_MESSAGE, fieldPath = ".host")
+@ValidationRule(value = SshNames.CEL_SSH_USER, message = SshNames.USER_MESSAGE, fieldPath = ".user")
 @ValidationRule(value = "!has(self.connectTimeout) || self.connectTimeout.matches('^([0-9]+(ms|s|m|h))+$')",
     message = "must be a duration such as 10s", fieldPath = ".connectTimeout")
 @ValidationRule(value = "!has(self.privateKeyPassphraseEnv) || self.privateKeyPassphraseEnv.matches('^[A-Za-z_][A-Za-z0-9_]*$')",
@@ -26,7 +28,10 @@ import java.util.List;
     message = "a passphrase needs the key it decrypts: set privateKeyFile (the ssh-agent's keys need none)",
     fieldPath = ".privateKeyPassphraseEnv")
 public class SshSpec {
-  /** Host name or address of the login node or GPU host. */
+  /**
+   * Host name or address of the login node or GPU host: a DNS host name (RFC 1123), an IPv4 address
+   * or an IPv6 address without brackets.
+   */
   @Required
   @Size(max = Limits.MAX_NAME)
   public String host;
@@ -37,7 +42,10 @@ public class SshSpec {
   @Default("22")
   public Integer port;
 
-  /** User to log in as. */
+  /**
+   * User to log in as: lower-case letters, digits, '_', '.' and '-' (not first), optionally ending
+   * in '$', at most 32 characters.
+   */
   @Required
   @Size(max = Limits.MAX_NAME)
   public String user;

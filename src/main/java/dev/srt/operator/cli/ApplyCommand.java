@@ -85,7 +85,7 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     } catch (Inputs.Invalid e) {
       return 1;
     } catch (UsageError e) {
-      err.println("apply: " + e.getMessage());
+      err.println(Echo.escape("apply: " + e.getMessage())); // names hosts, users and files of the input
       return 1;
     }
   }
@@ -159,14 +159,15 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
           return RunWatch.follow(past, rc, arms, runner, progress, clock, "srt-operator wait");
         }
       } catch (HostException e) {
-        throw new UsageError("cannot read the runs already on " + transport.describe() + " (nothing was submitted): " + e.getMessage());
+        throw new UsageError(Echo.escape("cannot read the runs already on " + transport.describe() + " (nothing was submitted): "
+            + e.getMessage()));
       }
       if (detach) {
         return detach(rc, schedule, runner, out, transport.describe());
       }
-      out.println("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
+      out.println(Echo.escape("applying RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
           + cluster.getMetadata().getName() + " (" + mode.id() + " mode, " + transport.describe() + "): "
-          + String.join(", ", arms));
+          + String.join(", ", arms)));
       AtomicReference<String> signal = new AtomicReference<>();
       CountDownLatch finished = new CountDownLatch(1);
       Thread hook = new Thread(() -> {

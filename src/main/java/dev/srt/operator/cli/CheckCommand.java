@@ -45,8 +45,9 @@ public final class CheckCommand implements Callable<Integer> {
       }
       List<Prerequisites.Needed> needed = Prerequisites.of(cluster.getSpec(), plans);
       try (Transport transport = ApplyCommand.transport(cluster)) {
-        out.println("checking RouterComparison " + rc.getMetadata().getName() + " on GpuCluster " + cluster.getMetadata().getName()
-            + " (" + Mode.parse(cluster.getSpec().mode).id() + " mode, " + transport.describe() + "): " + String.join(", ", arms));
+        out.println(Echo.escape("checking RouterComparison " + rc.getMetadata().getName() + " on GpuCluster "
+            + cluster.getMetadata().getName() + " (" + Mode.parse(cluster.getSpec().mode).id() + " mode, " + transport.describe()
+            + "): " + String.join(", ", arms)));
         HostCheck.Report report = HostCheck.run(transport, needed, cluster.getSpec().path, cluster.getSpec().env);
         print(report, out);
         return report.met() ? 0 : 1;
@@ -57,7 +58,7 @@ public final class CheckCommand implements Callable<Integer> {
     } catch (Inputs.Invalid e) {
       return 1;
     } catch (ApplyCommand.UsageError e) {
-      err.println("check: " + e.getMessage());
+      err.println(Echo.escape("check: " + e.getMessage()));
       return 1;
     }
   }

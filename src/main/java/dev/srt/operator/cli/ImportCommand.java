@@ -3,7 +3,6 @@ package dev.srt.operator.cli;
 import dev.srt.operator.config.Echo;
 import dev.srt.operator.importer.RecipeImport;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,13 +65,14 @@ public final class ImportCommand implements Callable<Integer> {
     }
     String yaml = provenance() + r.comparisonYaml();
     try {
+      // Never through a link or into a FIFO: a regular file or nothing is replaced, atomically.
       if (output == null) {
         System.out.print(yaml);
       } else {
-        Files.writeString(output, yaml);
+        OutputFiles.write(output, yaml);
       }
       if (clusterOut != null) {
-        Files.writeString(clusterOut, r.clusterYaml());
+        OutputFiles.write(clusterOut, r.clusterYaml());
       }
     } catch (IOException e) {
       System.err.println("cannot write: " + Echo.escape(e.getMessage()));

@@ -3,7 +3,9 @@ package dev.srt.operator.cli;
 import dev.srt.operator.api.Mode;
 import dev.srt.operator.plan.RunPlan;
 import dev.srt.operator.render.Scripts;
-import java.nio.file.Files;
+import dev.srt.operator.config.Echo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
@@ -33,14 +35,17 @@ public final class RenderCommand implements Callable<Integer> {
       Inputs in = input.load(mode == null ? null : Mode.parse(mode), System.err);
       for (String a : only.of(in, System.err)) {
         RunPlan plan = in.plan(a);
-        Path file = output.resolve(a).resolve(Scripts.fileName(plan));
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, Scripts.render(plan));
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        System.out.println("wrote " + file);
+        // DIR and DIR/<arm> must be directories, not links to one; the script replaces a regular file only, atomically.
+        OutputFiles.directory(output);
+        Path file = OutputFiles.directory(output.resolve(a)).resolve(Scripts.fileName(plan));
+        OutputFiles.write(file, Scripts.render(plan).getBytes(StandardCharsets.UTF_8), PosixFilePermissions.fromString("rwxr-xr-x"));
+        System.out.println(Echo.escape("wrote " + file));
       }
       return 0;
     } catch (Inputs.Invalid e) {
+      return 1;
+    } catch (IOException e) {
+      System.err.println(Echo.escape("render: " + e.getMessage()));
       return 1;
     }
   }

@@ -10,7 +10,6 @@ import dev.srt.operator.report.Distributions;
 import dev.srt.operator.report.HtmlReport;
 import dev.srt.operator.report.MarkdownReport;
 import dev.srt.operator.report.ReportContext;
-import java.nio.file.Files;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.host.HostException;
@@ -125,7 +124,7 @@ public final class ReportCommand implements Callable<Integer> {
         rc = drift.ranWith();
         usedCluster = drift.ranOn() == submittedTo ? cluster : drift.ranOn();
         source = "GpuCluster " + cluster.getMetadata().getName() + " (" + cluster.getSpec().mode + " mode, "
-            + (cluster.getSpec().isLocal() ? "local" : "ssh " + cluster.getSpec().ssh.host) + "): its run directories";
+            + (cluster.getSpec().isLocal() ? "local" : "ssh " + Echo.escape(cluster.getSpec().ssh.host)) + "): its run directories";
       }
       Map<String, List<ArmRun>> finished = new LinkedHashMap<>();
       Map<String, ArmStatus> latest = new LinkedHashMap<>();
@@ -139,9 +138,10 @@ public final class ReportCommand implements Callable<Integer> {
         if (kube != null) {
           notes.add("no latency distributions: the status keeps no per-request data (report -f FILE reads them from the run directories)");
         }
-        Files.writeString(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes,
+        // Never through a link or into a FIFO: a regular file or nothing is replaced, atomically.
+        OutputFiles.write(html, HtmlReport.render(new ReportContext(report, rc, usedCluster, source, Instant.now(), notes,
             distributions, generator())));
-        err.println("report: wrote " + html);
+        err.println(Echo.escape("report: wrote " + html));
       }
       if (format == OutputFormat.Format.JSON || format == OutputFormat.Format.YAML) {
         out.print(OutputFormat.write(report, format));

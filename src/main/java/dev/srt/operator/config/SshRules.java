@@ -2,6 +2,7 @@ package dev.srt.operator.config;
 
 import dev.srt.operator.api.SecretKeyRef;
 import dev.srt.operator.api.SshJumpSpec;
+import dev.srt.operator.api.SshNames;
 import dev.srt.operator.api.SshSpec;
 import java.util.List;
 
@@ -20,9 +21,13 @@ final class SshRules {
   static void check(List<Problem> out, SshSpec ssh) {
     if (Rules.blank(ssh.host)) {
       out.add(Problem.error("spec.ssh.host", "is required"));
+    } else {
+      host(out, "spec.ssh.host", ssh.host);
     }
     if (Rules.blank(ssh.user)) {
       out.add(Problem.error("spec.ssh.user", "is required"));
+    } else {
+      user(out, "spec.ssh.user", ssh.user);
     }
     port(out, "spec.ssh.port", ssh.port);
     keys(out, "spec.ssh", ssh.privateKeySecretRef, ssh.privateKeyPassphraseSecretRef, ssh.knownHostsSecretRef,
@@ -40,13 +45,33 @@ final class SshRules {
       }
       if (Rules.blank(hop.host)) {
         out.add(Problem.error(p + ".host", "is required"));
+      } else {
+        host(out, p + ".host", hop.host);
       }
       if (hop.user != null && hop.user.isBlank()) {
         out.add(Problem.error(p + ".user", "must not be blank (leave it out for spec.ssh.user)"));
+      } else if (hop.user != null) {
+        user(out, p + ".user", hop.user);
       }
       port(out, p + ".port", hop.port);
       keys(out, p, hop.privateKeySecretRef, hop.privateKeyPassphraseSecretRef, hop.knownHostsSecretRef,
           hop.privateKeyFile, hop.privateKeyPassphraseEnv);
+    }
+  }
+
+  /**
+   * A DNS host name, an IPv4 or a bracketless IPv6 address ({@link SshNames}): no space, control
+   * character, '@' or leading '-', which a connection or a message could read as something else.
+   */
+  private static void host(List<Problem> out, String p, String host) {
+    if (!SshNames.isHost(host)) {
+      out.add(Problem.error(p, SshNames.HOST_MESSAGE + "; found \"" + Echo.value(host) + "\""));
+    }
+  }
+
+  private static void user(List<Problem> out, String p, String user) {
+    if (!SshNames.isUser(user)) {
+      out.add(Problem.error(p, SshNames.USER_MESSAGE + "; found \"" + Echo.value(user) + "\""));
     }
   }
 

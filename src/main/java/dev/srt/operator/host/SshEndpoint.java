@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.config.Echo;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Objects;
@@ -27,7 +28,7 @@ public record SshEndpoint(String host, int port, String user, SshIdentity identi
       throw new IllegalArgumentException("port out of range: " + port);
     }
     if (knownHosts == null && !insecureSkipHostKeyVerification) {
-      throw new IllegalArgumentException("known_hosts for " + host
+      throw new IllegalArgumentException("known_hosts for " + Echo.escape(host)
           + " is required unless insecureSkipHostKeyVerification is explicitly true");
     }
     knownHosts = knownHosts == null ? null : knownHosts.clone();
@@ -38,9 +39,12 @@ public record SshEndpoint(String host, int port, String user, SshIdentity identi
     return knownHosts == null ? null : knownHosts.clone();
   }
 
-  /** {@code ssh://user@host:port}, for messages. */
+  /**
+   * {@code ssh://user@host:port}, for messages: the host and user escaped ({@link Echo#escape}),
+   * so that neither can add a line or move a terminal's cursor wherever a message is shown.
+   */
   public String address() {
-    return "ssh://" + user + "@" + host + ":" + port;
+    return "ssh://" + Echo.escape(user) + "@" + Echo.escape(host) + ":" + port;
   }
 
   @Override
@@ -61,7 +65,7 @@ public record SshEndpoint(String host, int port, String user, SshIdentity identi
     String hostKey = insecureSkipHostKeyVerification
         ? "host key NOT verified"
         : "known_hosts " + knownHostsLineCount() + " line(s)";
-    return user + "@" + host + ":" + port + " (" + identity + ", " + hostKey + ")";
+    return Echo.escape(user) + "@" + Echo.escape(host) + ":" + port + " (" + identity + ", " + hostKey + ")";
   }
 
   private long knownHostsLineCount() {

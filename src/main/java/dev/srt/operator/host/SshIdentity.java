@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.config.Echo;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -27,7 +28,8 @@ public sealed interface SshIdentity permits SshIdentity.PrivateKey, SshIdentity.
     private final byte[] passphrase;
 
     public PrivateKey(String source, byte[] key, byte[] passphrase) {
-      this.source = Objects.requireNonNull(source, "source");
+      // Names a host, user or file of the input: escaped, as every message that quotes one.
+      this.source = Echo.escape(Objects.requireNonNull(source, "source"));
       this.key = Objects.requireNonNull(key, "key").clone();
       this.passphrase = passphrase == null ? null : passphrase.clone();
     }
@@ -71,7 +73,7 @@ public sealed interface SshIdentity permits SshIdentity.PrivateKey, SshIdentity.
 
     @Override
     public String source() {
-      return "the keys of the ssh-agent at " + socket;
+      return "the keys of the ssh-agent at " + Echo.escape(socket.toString());
     }
 
     @Override

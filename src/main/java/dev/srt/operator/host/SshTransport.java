@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.config.Echo;
 import com.jcraft.jsch.AgentIdentityRepository;
 import com.jcraft.jsch.AgentProxyException;
 import com.jcraft.jsch.ChannelExec;
@@ -426,35 +427,35 @@ public final class SshTransport implements Transport {
     String who = who(index);
     if (e instanceof JSchHostKeyException) {
       return new HostException(HostException.Kind.HOST_KEY,
-          who + ": host key rejected: " + e.getMessage()
+          who + ": host key rejected: " + Echo.escape(e.getMessage())
               + " (check the known_hosts entry for " + knownHostsName(server) + ")");
     }
     String message = String.valueOf(e.getMessage());
     if (message.startsWith("Auth fail") || message.startsWith("Auth cancel")) {
       return new HostException(HostException.Kind.AUTH, who + ": authentication failed: the host did not accept "
-          + server.identity().source() + " for user " + server.user());
+          + server.identity().source() + " for user " + Echo.escape(server.user()));
     }
     Throwable cause = e.getCause();
     if (cause instanceof UnknownHostException) {
-      return new HostException(HostException.Kind.UNREACHABLE, who + ": unknown host " + server.host(), e);
+      return new HostException(HostException.Kind.UNREACHABLE, who + ": unknown host " + Echo.escape(server.host()), e);
     }
     if (index > 0 && (message.contains("channel is not opened") || message.contains("failed to open channel")
         || (cause != null && String.valueOf(cause.getMessage()).contains("channel is not opened")))) {
       return new HostException(HostException.Kind.UNREACHABLE, who + ": jump host " + chain.get(index - 1).address()
-          + " could not connect to " + server.host() + ":" + server.port()
+          + " could not connect to " + Echo.escape(server.host()) + ":" + server.port()
           + " (the name does not resolve there, nothing listens, or the jump host forbids forwarding: AllowTcpForwarding)", e);
     }
     if (cause instanceof ConnectException || cause instanceof NoRouteToHostException
         || cause instanceof SocketTimeoutException || message.startsWith("timeout")) {
       return new HostException(HostException.Kind.UNREACHABLE,
-          who + ": cannot connect: " + (cause != null ? cause.getMessage() : message), e);
+          who + ": cannot connect: " + Echo.escape(cause != null ? cause.getMessage() : message), e);
     }
-    return new HostException(HostException.Kind.UNREACHABLE, who + ": SSH connection failed: " + message, e);
+    return new HostException(HostException.Kind.UNREACHABLE, who + ": SSH connection failed: " + Echo.escape(message), e);
   }
 
-  /** How known_hosts names the server: {@code host}, or {@code [host]:port} off port 22. */
+  /** How known_hosts names the server: {@code host}, or {@code [host]:port} off port 22 (escaped: for messages). */
   private static String knownHostsName(SshEndpoint server) {
-    return server.port() == 22 ? server.host() : "[" + server.host() + "]:" + server.port();
+    return server.port() == 22 ? Echo.escape(server.host()) : "[" + Echo.escape(server.host()) + "]:" + server.port();
   }
 
   private static void sleep(Duration d) throws HostException {

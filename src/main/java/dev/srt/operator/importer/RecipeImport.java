@@ -1,5 +1,6 @@
 package dev.srt.operator.importer;
 
+import dev.srt.operator.api.Api;
 import dev.srt.operator.api.Mode;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -158,7 +159,8 @@ public final class RecipeImport {
       e.putObject("secretKeyRef").put("name", secret).put("key", key);
     });
     d.notes.add("spec.secretEnv: create the Secret " + secret + " with the keys " + String.join(", ", new java.util.TreeSet<>(d.secretEnv.values()))
-        + " (kubectl create secret generic " + secret + " --from-literal=KEY=...), or give apply the values with --secret-env NAME");
+        + " (kubectl create secret generic " + secret + " --from-literal=KEY=..., then kubectl label secret " + secret + " "
+        + Api.SECRET_ENV_LABEL + "=true: the operator reads only Secrets so labelled), or give apply the values with --secret-env NAME");
   }
 
   private static Result refused(List<Problem> problems, List<String> ignored, List<String> notes) {

@@ -330,11 +330,13 @@ final class ArmScheduler {
         RunHost host = s.host;
         var rc = s.rc;
         var cluster = s.cluster;
+        // The namespace's GpuClusters, whose SSH Secrets no secret variable may name.
+        var clusters = s.clustersOfNamespace.get();
         String arm = next.name;
         String runId = next.runId;
         java.time.Instant at = s.now;
         d.act(new Act.Submit(s.id, ref, () -> {
-          SecretEnvFile secrets = secretEnv.resolve(rc, cluster);
+          SecretEnvFile secrets = secretEnv.resolve(rc, cluster, clusters);
           ScriptConfigMaps.store(client, rc, arm, runId, prepared.scriptFileName(), prepared.script(), prepared.scriptHash(),
               prepared.planJson());
           return Submissions.submit(host, ref, prepared, secrets, at);

@@ -60,8 +60,13 @@ final class ComparisonState {
   final boolean rerun;
   /** The GpuCluster is being deleted: its runs are watched (and cancelled) but none is started. */
   final boolean clusterDeleting;
+  /**
+   * Every GpuCluster of the comparison's namespace, read when a run is submitted: no Secret that
+   * one of them logs in with is resolved as a secret variable ({@link SecretEnvResolver}).
+   */
+  final java.util.function.Supplier<List<GpuCluster>> clustersOfNamespace;
 
-  private ComparisonState(Loader l) {
+  private ComparisonState(Loader l, java.util.function.Supplier<List<GpuCluster>> clustersOfNamespace) {
     this.rc = l.rc;
     this.who = "RouterComparison " + rc.getMetadata().getNamespace() + "/" + rc.getMetadata().getName();
     this.now = l.now;
@@ -77,17 +82,20 @@ final class ComparisonState {
     this.observedRerun = l.observedRerun;
     this.rerun = l.rerun;
     this.clusterDeleting = l.clusterDeleting;
+    this.clustersOfNamespace = clustersOfNamespace;
   }
 
   /**
    * Reads the comparison, its previous arm statuses, its GpuCluster (by name, from {@code clusters})
-   * and that cluster's host.
+   * and that cluster's host; {@code clustersOfNamespace} lists every GpuCluster of its namespace
+   * (asked only when a run is submitted).
    */
-  static ComparisonState load(RouterComparison rc, Instant now, java.util.function.Function<String, GpuCluster> clusters, Hosts hosts,
-      ClusterPolicy policy, RunObservations observations) {
+  static ComparisonState load(RouterComparison rc, Instant now, java.util.function.Function<String, GpuCluster> clusters,
+      java.util.function.Supplier<List<GpuCluster>> clustersOfNamespace, Hosts hosts, ClusterPolicy policy,
+      RunObservations observations) {
     Loader l = new Loader(rc, now);
     l.load(clusters, hosts, policy, observations);
-    return new ComparisonState(l);
+    return new ComparisonState(l, clustersOfNamespace);
   }
 
   /** The arms' statuses, each a fresh copy the caller may change. */

@@ -5,6 +5,7 @@ import dev.srt.operator.run.RunHost;
 import dev.srt.operator.api.Api;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.api.GpuCluster;
+import io.javaoperatorsdk.operator.api.reconciler.ResourceCache;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.api.RouterComparisonStatus;
 import dev.srt.operator.config.Echo;
@@ -134,6 +135,18 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
     return client.resources(GpuCluster.class).inNamespace(rc.getMetadata().getNamespace()).withName(name).get();
   }
 
+  /**
+   * Every GpuCluster of the comparison's namespace: from the informer's cache, or (a reconcile
+   * called without JOSDK, in tests) the API.
+   */
+  private List<GpuCluster> clustersOfNamespace(RouterComparison rc, Context<RouterComparison> context) {
+    String ns = rc.getMetadata().getNamespace();
+    if (context != null && context.eventSourceRetriever().getEventSourceFor(GpuCluster.class) instanceof ResourceCache<?> cache) {
+      return cache.list(ns).map(GpuCluster.class::cast).toList();
+    }
+    return client.resources(GpuCluster.class).inNamespace(ns).list().getItems();
+  }
+
   public RunObservations observations() {
     return observations;
   }
@@ -146,7 +159,8 @@ public class RouterComparisonReconciler implements Reconciler<RouterComparison>,
   public UpdateControl<RouterComparison> reconcile(RouterComparison rc, Context<RouterComparison> context) {
     metrics.counter("srt_reconciles_total", "kind", "RouterComparison").increment();
     RouterComparisonStatus old = rc.getStatus();
-    ComparisonState state = ComparisonState.load(rc, clock.instant(), name -> cluster(rc, context, name), hosts, policy, observations);
+    ComparisonState state = ComparisonState.load(rc, clock.instant(), name -> cluster(rc, context, name),
+        () -> clustersOfNamespace(rc, context), hosts, policy, observations);
     Decisions decided = null;
     for (int pass = 1; pass <= MAX_PASSES; pass++) {
       decided = scheduler.decide(state, decided, observer.observe(state, decided == null ? state.arms : decided.arms));

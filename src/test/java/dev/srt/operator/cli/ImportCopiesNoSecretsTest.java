@@ -48,7 +48,8 @@ class ImportCopiesNoSecretsTest {
       assertThat(s.secretKeyRef.name).isEqualTo("gw-secrets");
       assertThat(s.secretKeyRef.key).isEqualTo("AWS_SECRET_ACCESS_KEY");
     });
-    assertThat(r.err()).contains("note: spec.secretEnv: create the Secret gw-secrets with the keys AWS_SECRET_ACCESS_KEY");
+    assertThat(r.err()).contains("note: spec.secretEnv: create the Secret gw-secrets with the keys AWS_SECRET_ACCESS_KEY")
+        .contains("kubectl label secret gw-secrets srt.dev/secret-env=true");
   }
 
   @Test

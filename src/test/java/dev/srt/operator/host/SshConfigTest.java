@@ -73,6 +73,24 @@ class SshConfigTest {
         });
   }
 
+  /**
+   * Issue 41, finding 5: a host or user that reached the transport unvalidated cannot add a line,
+   * retitle a terminal or reorder text in any message that quotes it (describe(), an error).
+   */
+  @Test
+  void theHostAndUserAreEscapedInEveryMessageThatQuotesThem() {
+    String host = "gpu\u001b]0;owned\u0007\nReachable: True";
+    String user = "be\u202ench\r";
+    SshEndpoint endpoint = new SshEndpoint(host, 2222, user, new SshIdentity.PrivateKey("Secret k, key id", SECRET, null), KNOWN, false);
+    for (String message : List.of(endpoint.address(), endpoint.toString())) {
+      assertThat(message).doesNotContain("\u001b", "\u0007", "\n", "\r", "\u202e")
+          .contains("be\\u202Ench\\u000D@gpu\\u001B]0;owned\\u0007\\u000AReachable: True:2222");
+    }
+    assertThatThrownBy(() -> new SshTransport(new SshConfig(host, 22, user, SECRET, KNOWN, false, null, null)))
+        .isInstanceOfSatisfying(HostException.class, e -> assertThat(e.getMessage())
+            .doesNotContain("\u001b", "\u0007", "\n", "\r", "\u202e").contains("@gpu\\u001B]0;owned"));
+  }
+
   @Test
   void aPassphraseProtectedKeyIsRejectedClearly(@TempDir Path dir) throws Exception {
     assumeSshKeygen();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.File;
 import java.io.IOException;
@@ -276,7 +277,8 @@ class ManifestsTest {
     assertThat(kinds(docs.get("leader-election-role.yaml"))).containsExactly("Role", "RoleBinding");
     assertThat(docs.keySet()).containsExactlyInAnyOrder("serviceaccount.yaml", "clusterrole.yaml", "role.yaml",
         "leader-election-role.yaml", "deployment.yaml", "metrics-service.yaml", "servicemonitor.yaml", "podmonitor.yaml",
-        "prometheusrule.yaml", "dashboard-configmap.yaml");
+        "prometheusrule.yaml", "dashboard-configmap.yaml", "networkpolicy.yaml");
+    assertThat(kinds(docs.get("networkpolicy.yaml"))).containsExactly("NetworkPolicy");
     // the monitoring bundle (manifests/monitoring; MonitoringBundleTest)
     assertThat(kinds(docs.get("metrics-service.yaml"))).containsExactly("Service");
     assertThat(kinds(docs.get("servicemonitor.yaml"))).containsExactly("ServiceMonitor");
@@ -349,6 +351,222 @@ class ManifestsTest {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // NetworkPolicy for the metrics port (issue 41, finding 10)
+
+  /**
+   * The chart's NetworkPolicy, rendered with the chart's default values: on by default, it selects
+   * the operator's pods, restricts ingress only, and admits Prometheus's pods to the port named
+   * metrics (the container's port of --metrics-port) and to nothing else.
+   */
+  @Test
+  void chartNetworkPolicyLetsOnlyPrometheusReachTheMetricsPort() {
+    JsonNode values = yaml(CHART.resolve("values.yaml"));
+    JsonNode np = values.path("metrics").path("networkPolicy");
+    assertThat(np.path("enabled").asBoolean()).as("metrics.networkPolicy.enabled is on by default").isTrue();
+
+    List<JsonNode> docs = helmRender(CHART.resolve("templates/networkpolicy.yaml"), values);
+    assertThat(docs).singleElement().satisfies(policy -> {
+      assertThat(policy.path("apiVersion").asText()).isEqualTo("networking.k8s.io/v1");
+      assertThat(policy.path("kind").asText()).isEqualTo("NetworkPolicy");
+      assertThat(policy.path("metadata").path("namespace").asText()).isEqualTo(NAMESPACE);
+      assertMetricsOnlyFromPrometheus(policy, selectorLabels(), np.path("prometheus").path("namespaceSelector"),
+          np.path("prometheus").path("podSelector"));
+    });
+    assertThat(np.path("prometheus").path("namespaceSelector")).isEqualTo(YAML.createObjectNode());
+    assertThat(np.path("prometheus").path("podSelector").path("matchLabels").path("app.kubernetes.io/name").asText())
+        .isEqualTo("prometheus");
+
+    // The Deployment's container names the port the policy opens, and its pods carry the selector labels.
+    JsonNode container = onlyContainer(skeleton(CHART.resolve("templates/deployment.yaml")).get(0).path("spec").path("template"));
+    assertThat(container.path("ports")).filteredOn(p -> p.path("name").asText().equals("metrics")).singleElement()
+        .satisfies(p -> assertThat(p.path("protocol").asText()).isEqualTo("TCP"));
+    assertThat(read(CHART.resolve("templates/deployment.yaml"))).contains("containerPort: {{ .Values.metrics.port }}")
+        .containsPattern("template:\\s*metadata:\\s*labels:\\s*\\{\\{- include \"srt-operator.selectorLabels\" \\. \\| nindent 8 }}");
+  }
+
+  @Test
+  void chartNetworkPolicyFollowsItsValues() {
+    ObjectNode values = (ObjectNode) yaml(CHART.resolve("values.yaml"));
+    ObjectNode np = (ObjectNode) values.path("metrics").path("networkPolicy");
+    np.put("enabled", false);
+    assertThat(helmRender(CHART.resolve("templates/networkpolicy.yaml"), values)).as("disabled: nothing").isEmpty();
+
+    np.put("enabled", true);
+    ObjectNode prometheus = (ObjectNode) np.path("prometheus");
+    prometheus.set("namespaceSelector", YAML.createObjectNode().set("matchLabels",
+        YAML.createObjectNode().put("kubernetes.io/metadata.name", "monitoring")));
+    prometheus.set("podSelector", YAML.createObjectNode().set("matchLabels",
+        YAML.createObjectNode().put("app.kubernetes.io/instance", "k8s")));
+    np.set("extraFrom", YAML.createArrayNode().add(YAML.createObjectNode().set("ipBlock",
+        YAML.createObjectNode().put("cidr", "10.0.0.0/24"))));
+    JsonNode policy = helmRender(CHART.resolve("templates/networkpolicy.yaml"), values).get(0);
+    JsonNode from = policy.path("spec").path("ingress").get(0).path("from");
+    assertThat(from).hasSize(2);
+    assertThat(from.get(0).path("namespaceSelector").path("matchLabels").path("kubernetes.io/metadata.name").asText())
+        .isEqualTo("monitoring");
+    assertThat(from.get(0).path("podSelector").path("matchLabels").path("app.kubernetes.io/instance").asText()).isEqualTo("k8s");
+    assertThat(from.get(1).path("ipBlock").path("cidr").asText()).isEqualTo("10.0.0.0/24");
+    assertThat(policy.path("spec").path("ingress").get(0).path("ports")).hasSize(1);
+  }
+
+  /** kustomize: the same policy as a file of its own, in no default kustomization (MonitoringBundleTest renders it). */
+  @Test
+  void kustomizeNetworkPolicyIsOfferedButOffByDefault() {
+    Path dir = MANIFESTS.resolve("monitoring/networkpolicy");
+    JsonNode k = yaml(dir.resolve("kustomization.yaml"));
+    assertThat(k.path("kind").asText()).isEqualTo("Component");
+    assertThat(texts(k.path("resources"))).containsExactly("networkpolicy.yaml");
+    assertThat(texts(yaml(MANIFESTS.resolve("kustomization.yaml")).path("resources"))).noneMatch(r -> r.contains("networkpolicy"));
+    assertThat(texts(yaml(MANIFESTS.resolve("monitoring/kustomization.yaml")).path("resources")))
+        .noneMatch(r -> r.contains("networkpolicy"));
+    assertThat(texts(yaml(MANIFESTS.resolve("monitoring/kustomization.yaml")).path("components")))
+        .noneMatch(r -> r.contains("networkpolicy"));
+
+    JsonNode policy = yaml(dir.resolve("networkpolicy.yaml"));
+    assertThat(policy.path("kind").asText()).isEqualTo("NetworkPolicy");
+    assertThat(policy.path("metadata").path("namespace").asText()).isEqualTo(NAMESPACE);
+    JsonNode podLabels = yaml(MANIFESTS.resolve("deployment.yaml")).path("spec").path("template").path("metadata").path("labels");
+    JsonNode prometheus = YAML.createObjectNode().set("matchLabels", YAML.createObjectNode().put("app.kubernetes.io/name", "prometheus"));
+    assertMetricsOnlyFromPrometheus(policy, podLabels, YAML.createObjectNode(), prometheus);
+    // The Helm chart admits the same peers by default.
+    JsonNode chartDefaults = yaml(CHART.resolve("values.yaml")).path("metrics").path("networkPolicy").path("prometheus");
+    assertThat(chartDefaults.path("podSelector")).isEqualTo(prometheus);
+    assertThat(chartDefaults.path("namespaceSelector")).isEqualTo(YAML.createObjectNode());
+  }
+
+  /**
+   * The policy selects the operator's pods (every matchLabel is one of {@code podLabels}), limits
+   * ingress only, and has one rule: TCP to the port named metrics, from the given namespace and
+   * pod selectors (both in one peer: a Prometheus pod, not any pod of a Prometheus namespace).
+   */
+  static void assertMetricsOnlyFromPrometheus(JsonNode policy, JsonNode podLabels, JsonNode namespaceSelector, JsonNode podSelector) {
+    JsonNode spec = policy.path("spec");
+    JsonNode matchLabels = spec.path("podSelector").path("matchLabels");
+    assertThat(matchLabels.size()).as("selects by labels").isPositive();
+    matchLabels.properties().forEach(e -> assertThat(podLabels.path(e.getKey()).asText()).as(e.getKey())
+        .isEqualTo(e.getValue().asText()));
+    assertThat(texts(spec.path("policyTypes"))).as("ingress only: the operator's own connections stay open").containsExactly("Ingress");
+    assertThat(spec.has("egress")).isFalse();
+    assertThat(spec.path("ingress")).hasSize(1);
+    JsonNode rule = spec.path("ingress").get(0);
+    assertThat(rule.path("ports")).singleElement().satisfies(p -> {
+      assertThat(p.path("port").asText()).as("the container's port named metrics (--metrics-port)").isEqualTo("metrics");
+      assertThat(p.path("protocol").asText()).isEqualTo("TCP");
+    });
+    assertThat(rule.path("from")).as("who may scrape").isNotEmpty();
+    JsonNode peer = rule.path("from").get(0);
+    assertThat(peer.path("namespaceSelector")).isEqualTo(namespaceSelector);
+    assertThat(peer.path("podSelector")).isEqualTo(podSelector);
+  }
+
+  /** The chart's selector labels with the release named srt-operator (templates/_helpers.tpl). */
+  static JsonNode selectorLabels() {
+    assertThat(read(CHART.resolve("templates/_helpers.tpl"))).contains("""
+        {{- define "srt-operator.selectorLabels" -}}
+        app.kubernetes.io/name: {{ include "srt-operator.name" . }}
+        app.kubernetes.io/instance: {{ .Release.Name }}
+        app.kubernetes.io/component: operator
+        {{- end }}""");
+    return YAML.createObjectNode().put("app.kubernetes.io/name", "srt-operator").put("app.kubernetes.io/instance", "srt-operator")
+        .put("app.kubernetes.io/component", "operator");
+  }
+
+  /**
+   * Renders a chart template as Helm would for a release named srt-operator in {@link #NAMESPACE},
+   * for the actions the small templates use: {@code if} and {@code with} on a value, {@code end},
+   * {@code toYaml} of a value or of {@code .} with {@code nindent}, the chart's {@code include}s and
+   * {@code .Release.Namespace}. Any other action fails the test: extend this, or check the template
+   * with {@link #skeleton}.
+   */
+  static List<JsonNode> helmRender(Path template, JsonNode values) {
+    StringBuilder out = new StringBuilder();
+    java.util.Deque<Boolean> active = new java.util.ArrayDeque<>();
+    java.util.Deque<JsonNode> dot = new java.util.ArrayDeque<>();
+    Pattern block = Pattern.compile("\\{\\{-? (if|with) \\.Values\\.([A-Za-z0-9_.]+) }}");
+    Pattern nindent = Pattern.compile("\\{\\{- (.+?) \\| nindent (\\d+) }}");
+    for (String line : read(template).split("\n", -1)) {
+      String t = line.strip();
+      Matcher m = block.matcher(t);
+      if (m.matches()) {
+        JsonNode v = values.at("/" + m.group(2).replace('.', '/'));
+        active.push(!active.contains(false) && truthy(v));
+        dot.push(v);
+        continue;
+      }
+      if (t.matches("\\{\\{-? end }}")) {
+        active.pop();
+        dot.pop();
+        continue;
+      }
+      if (active.contains(false)) {
+        continue;
+      }
+      m = nindent.matcher(t);
+      if (m.matches()) {
+        String text = evaluate(m.group(1), values, dot.peek());
+        String indent = " ".repeat(Integer.parseInt(m.group(2)));
+        text.lines().forEach(l -> out.append(indent).append(l).append('\n'));
+        continue;
+      }
+      String rendered = line.replace("{{ include \"srt-operator.fullname\" . }}", "srt-operator")
+          .replace("{{ .Release.Namespace }}", NAMESPACE);
+      assertThat(rendered).as("an action helmRender does not know, in %s", template).doesNotContain("{{");
+      out.append(rendered).append('\n');
+    }
+    assertThat(active).as("every if/with of %s has its end", template).isEmpty();
+    List<JsonNode> docs = new ArrayList<>();
+    try (var parser = YAML.getFactory().createParser(out.toString())) {
+      YAML.readValues(parser, JsonNode.class).forEachRemaining(d -> {
+        if (d != null && !d.isNull() && !d.isMissingNode()) {
+          docs.add(d);
+        }
+      });
+    } catch (IOException e) {
+      throw new AssertionError(template + " does not render to YAML:\n" + out, e);
+    }
+    return docs;
+  }
+
+  private static String evaluate(String action, JsonNode values, JsonNode dot) {
+    if (action.equals("include \"srt-operator.selectorLabels\" .")) {
+      return toYaml(selectorLabels());
+    }
+    if (action.equals("include \"srt-operator.labels\" .")) {
+      JsonNode chart = yaml(CHART.resolve("Chart.yaml"));
+      return toYaml(((ObjectNode) selectorLabels().deepCopy())
+          .put("helm.sh/chart", "srt-operator-" + chart.path("version").asText())
+          .put("app.kubernetes.io/version", chart.path("appVersion").asText())
+          .put("app.kubernetes.io/managed-by", "Helm").put("app.kubernetes.io/part-of", "srt-operator"));
+    }
+    if (action.equals("toYaml .")) {
+      return toYaml(dot);
+    }
+    if (action.startsWith("toYaml .Values.")) {
+      JsonNode v = values.at("/" + action.substring("toYaml .Values.".length()).replace('.', '/'));
+      assertThat(v.isMissingNode()).as("%s names a value of values.yaml", action).isFalse();
+      return toYaml(v);
+    }
+    throw new AssertionError("helmRender does not know the action {{ " + action + " }}");
+  }
+
+  private static boolean truthy(JsonNode v) {
+    return !(v.isMissingNode() || v.isNull() || (v.isBoolean() && !v.asBoolean()) || (v.isContainerNode() && v.isEmpty())
+        || (v.isTextual() && v.asText().isEmpty()) || (v.isNumber() && v.asDouble() == 0));
+  }
+
+  private static String toYaml(JsonNode v) {
+    if (v.isContainerNode() && v.isEmpty()) {
+      return v.isObject() ? "{}" : "[]";
+    }
+    try {
+      return new ObjectMapper(YAMLFactory.builder().disable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+          .enable(com.fasterxml.jackson.dataformat.yaml.YAMLGenerator.Feature.MINIMIZE_QUOTES).build()).writeValueAsString(v).stripTrailing();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Dockerfile
 
   @Test
@@ -356,7 +574,8 @@ class ManifestsTest {
     String dockerfile = read(DOCKERFILE);
     List<String> instructions = Arrays.stream(dockerfile.replace("\\\n", " ").split("\n"))
         .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-    assertThat(instructions).contains("FROM eclipse-temurin:17-jre");
+    assertThat(instructions).filteredOn(l -> l.startsWith("FROM ")).singleElement().asString()
+        .matches("FROM eclipse-temurin:17-jre(@sha256:[0-9a-f]{64})?");
     assertThat(instructions).anyMatch(l -> l.matches("COPY (--\\S+ )*target/srt-operator\\.jar /opt/srt-operator/srt-operator\\.jar"));
     assertThat(instructions).anyMatch(l -> l.matches("USER " + UID + "(:" + UID + ")?"));
     assertThat(instructions).contains(
@@ -365,6 +584,22 @@ class ManifestsTest {
         "EXPOSE " + METRICS_PORT + " " + PROBE_PORT);
     assertThat(instructions.get(instructions.size() - 1)).isEqualTo("CMD [\"operator\"]");
     assertThat(read(Path.of("pom.xml"))).contains("<outputFile>${project.build.directory}/srt-operator.jar</outputFile>");
+  }
+
+  /**
+   * Issue 41, finding 10: the base image is pinned by digest, or, while its digest is unknown (it is
+   * recorded nowhere here and no registry can be reached from the build), the Dockerfile says so
+   * with a TODO and how to get it. A digest is never made up: this test cannot check one, a pull can.
+   */
+  @Test
+  void dockerfileBaseIsPinnedByDigestOrSaysHowToPinIt() {
+    String dockerfile = read(DOCKERFILE);
+    String from = Arrays.stream(dockerfile.split("\n")).map(String::strip).filter(l -> l.startsWith("FROM ")).findFirst().orElseThrow();
+    if (!from.matches("FROM \\S+@sha256:[0-9a-f]{64}")) {
+      assertThat(dockerfile).as("a base pinned by tag only carries the TODO to pin it by digest")
+          .contains("TODO(issue 41, finding 10): pin the base by digest", "FROM eclipse-temurin:17-jre@sha256:<digest>",
+              "docker buildx imagetools inspect eclipse-temurin:17-jre");
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

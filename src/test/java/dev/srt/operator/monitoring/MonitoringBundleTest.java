@@ -132,6 +132,32 @@ class MonitoringBundleTest {
     return Kustomize.build(overlay);
   }
 
+  /**
+   * Issue 41, finding 10: the NetworkPolicy component renders on the base (alone, and with the
+   * bundle), in the operator's namespace, selecting the operator's pods and opening only the
+   * container's port named metrics to Prometheus's pods.
+   */
+  @Test
+  void theNetworkPolicyComponentOpensOnlyTheMetricsPortToPrometheus() throws Exception {
+    for (String[] components : new String[][] {{"networkpolicy"}, {".", "networkpolicy"}}) {
+      Map<String, JsonNode> objects = kustomize(components);
+      JsonNode policy = objects.get("NetworkPolicy/srt-operator-metrics");
+      assertThat(policy).as(String.join(", ", components)).isNotNull();
+      assertThat(policy.path("metadata").path("namespace").asText()).isEqualTo("srt-operator-system");
+      assertSelectsTheOperatorsPods(policy.path("spec").path("podSelector").path("matchLabels"));
+      assertThat(policy.path("spec").path("policyTypes")).hasSize(1).first().extracting(JsonNode::asText).isEqualTo("Ingress");
+      JsonNode rule = policy.path("spec").path("ingress").get(0);
+      assertThat(policy.path("spec").path("ingress")).hasSize(1);
+      assertThat(rule.path("ports")).hasSize(1);
+      assertThat(rule.path("ports").get(0).path("port").asText()).isEqualTo("metrics");
+      assertThat(containerPorts()).contains("metrics");
+      assertThat(rule.path("from").get(0).path("podSelector").path("matchLabels").path("app.kubernetes.io/name").asText())
+          .isEqualTo("prometheus");
+    }
+    assertThat(kustomize(".")).as("off by default: the bundle alone has no NetworkPolicy")
+        .doesNotContainKey("NetworkPolicy/srt-operator-metrics");
+  }
+
   @Test
   void theComponentRendersOnTheBaseInTheOperatorsNamespace() throws Exception {
     Map<String, JsonNode> objects = kustomize(".");

@@ -14,6 +14,7 @@ import dev.srt.operator.run.RunTracker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -57,7 +58,7 @@ class ArmSchedulerTest {
   }
 
   ComparisonState load() {
-    return ComparisonState.load(rc, Clock.systemUTC().instant(), name -> cluster, new FakeHosts(host), new ClusterPolicy(true),
+    return ComparisonState.load(rc, Clock.systemUTC().instant(), name -> cluster, () -> List.of(cluster), new FakeHosts(host), new ClusterPolicy(true),
         observations);
   }
 

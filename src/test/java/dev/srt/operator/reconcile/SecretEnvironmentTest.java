@@ -421,9 +421,42 @@ class SecretEnvironmentTest {
       client.resource(cluster).create();
     }
 
+    /** A Secret made for secret variables: labelled srt.dev/secret-env: "true". */
     void createSecret(String name, String key, String value) {
-      client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata()
+      createSecret(name, key, value, Map.of(SecretEnvResolver.LABEL, "true"));
+    }
+
+    void createSecret(String name, String key, String value, Map<String, String> labels) {
+      client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS)
+          .withLabels(labels).endMetadata()
           .withData(Map.of(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)))).build()).create();
+    }
+
+    /** The Degraded condition's message once a submit was refused: nothing submitted, no script stored. */
+    String refusal() {
+      reconcile();
+      reconcile();
+      reconcile();
+      assertThat(host.submitCalls.get()).as("nothing submitted").isZero();
+      assertThat(client.configMaps().inNamespace(NS).list().getItems()).as("no script stored").isEmpty();
+      var degraded = Conditions.find(rc.getStatus().conditions, StatusAggregator.DEGRADED);
+      assertThat(degraded.getStatus()).isEqualTo("True");
+      assertThat(degraded.getReason()).isEqualTo("SecretEnvMissing");
+      assertThat(rc.getStatus().phase).isEqualTo("Pending");
+      return degraded.getMessage();
+    }
+
+    /** The Secrets the operator's client asked the API server for, by name. */
+    List<String> secretsRead() throws InterruptedException {
+      List<String> names = new ArrayList<>();
+      for (var r = api.server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS); r != null;
+          r = api.server.takeRequest(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        String path = r.getPath();
+        if (r.getMethod().equals("GET") && path.contains("/secrets/")) {
+          names.add(path.substring(path.indexOf("/secrets/") + "/secrets/".length()).replaceAll("\\?.*", ""));
+        }
+      }
+      return names;
     }
 
     void reconcile() {
@@ -481,6 +514,116 @@ class SecretEnvironmentTest {
       assertThat(host.submitCalls.get()).isEqualTo(1);
       assertThat(Conditions.find(rc.getStatus().conditions, StatusAggregator.DEGRADED).getReason()).isNotEqualTo("SecretEnvMissing");
       assertThat(everythingTheApiServerHolds()).doesNotContain("s3cr3t");
+    }
+
+    /**
+     * Issue 41, finding 4: a Secret is a secret variable only by its owner's consent, the label
+     * srt.dev/secret-env: "true". Without it, creating a comparison would let its author make the
+     * operator copy any Secret of the namespace onto the GPU host, where every process reads it.
+     */
+    @Test
+    void aSecretWithoutTheLabelIsNotResolved() throws Exception {
+      createCluster();
+      createSecret("hf-token", "token", TOKEN, Map.of());
+      assertThat(refusal()).contains("Secret hf-token is not labelled srt.dev/secret-env: \"true\": the operator resolves "
+          + "spec.secretEnv only from Secrets made for it (spec.secretEnv[0], HF_TOKEN)").doesNotContain("s3cr3t");
+      assertThat(rc.getStatus().message).startsWith("waiting for secretEnv: Secret hf-token is not labelled");
+      assertThat(client.v1().events().inNamespace(NS).list().getItems()).filteredOn(e -> "SecretEnvMissing".equals(e.getReason()))
+          .singleElement().satisfies(e -> assertThat(e.getMessage()).contains("is not labelled srt.dev/secret-env"));
+      assertThat(everythingTheApiServerHolds()).doesNotContain("s3cr3t");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"false", "True", "yes", ""})
+    void onlyTheLabelValueTrueConsents(String value) {
+      createCluster();
+      createSecret("hf-token", "token", TOKEN, Map.of(SecretEnvResolver.LABEL, value));
+      assertThat(refusal()).contains("Secret hf-token is not labelled srt.dev/secret-env: \"true\"");
+    }
+
+    @Test
+    void theGpuClustersOwnSecretVariablesNeedTheLabelToo() {
+      cluster.getSpec().secretEnv = List.of(secret("WANDB_API_KEY", "bench-tokens", "wandb"));
+      createCluster();
+      createSecret("hf-token", "token", TOKEN);
+      createSecret("bench-tokens", "wandb", "wandb-v4lue", Map.of("app", "bench"));
+      assertThat(refusal()).contains("Secret bench-tokens is not labelled srt.dev/secret-env: \"true\": the operator resolves "
+          + "spec.secretEnv only from Secrets made for it (GpuCluster h100-box spec.secretEnv[0], WANDB_API_KEY)")
+          .doesNotContain("hf-token", "wandb-v4lue");
+    }
+
+    /** The Secret a GpuCluster logs in with is never a secret variable, labelled or not, and is not even read for it. */
+    @Test
+    void theSshKeyOfTheComparisonsGpuClusterIsRefusedEvenIfLabelled() throws Exception {
+      cluster.getSpec().ssh = Examples.parse("""
+          apiVersion: srt.dev/v1alpha1
+          kind: GpuCluster
+          metadata: {name: x}
+          spec:
+            mode: slurm
+            workDir: /work
+            ssh:
+              host: login-01.example.internal
+              user: bench
+              privateKeySecretRef: {name: h100-box-ssh, key: id_ed25519}
+              knownHostsSecretRef: {name: h100-box-ssh, key: known_hosts}
+          """).clusters().get(0).getSpec().ssh;
+      createCluster();
+      createSecret("h100-box-ssh", "id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----k3y");
+      rc.getSpec().secretEnv = List.of(secret("LEAK", "h100-box-ssh", "id_ed25519"));
+      secretsRead();
+      assertThat(refusal()).contains("Secret h100-box-ssh is the SSH key of GpuCluster h100-box: never a secret variable "
+          + "(spec.secretEnv[0], LEAK)").doesNotContain("k3y");
+      assertThat(secretsRead()).as("the key is not read for a secret variable").doesNotContain("h100-box-ssh");
+      assertThat(host.secretEnv).isEmpty();
+      assertThat(everythingTheApiServerHolds()).doesNotContain("k3y");
+    }
+
+    /** Any GpuCluster of the namespace, and every Secret of its ssh block: passphrase, known_hosts, jump hosts'. */
+    @ParameterizedTest
+    @ValueSource(strings = {"privateKeySecretRef", "privateKeyPassphraseSecretRef", "knownHostsSecretRef",
+        "proxyJump[0].privateKeySecretRef", "proxyJump[1].privateKeyPassphraseSecretRef", "proxyJump[1].knownHostsSecretRef"})
+    void everySshSecretOfEveryGpuClusterOfTheNamespaceIsRefused(String field) {
+      createCluster();
+      StringBuilder ssh = new StringBuilder("""
+          apiVersion: srt.dev/v1alpha1
+          kind: GpuCluster
+          metadata: {name: other-box}
+          spec:
+            mode: direct
+            workDir: /work
+            ssh:
+              host: gpu-01.example.internal
+              user: bench
+              privateKeySecretRef: {name: other-key, key: id_ed25519}
+              knownHostsSecretRef: {name: other-key, key: known_hosts}
+              proxyJump:
+              - host: bastion.example.org
+                privateKeySecretRef: {name: jump-0, key: id_ed25519}
+              - host: gateway.example.org
+                privateKeySecretRef: {name: jump-1, key: id_ed25519}
+          """);
+      GpuCluster other = Examples.parse(ssh.toString()).clusters().get(0);
+      other.getMetadata().setNamespace(NS);
+      var s = other.getSpec().ssh;
+      dev.srt.operator.api.SecretKeyRef ref = new dev.srt.operator.api.SecretKeyRef();
+      ref.name = "named-by-" + field.replaceAll("[^a-zA-Z0-9]", "-").toLowerCase();
+      ref.key = "k";
+      switch (field) {
+        case "privateKeySecretRef" -> s.privateKeySecretRef = ref;
+        case "privateKeyPassphraseSecretRef" -> s.privateKeyPassphraseSecretRef = ref;
+        case "knownHostsSecretRef" -> s.knownHostsSecretRef = ref;
+        case "proxyJump[0].privateKeySecretRef" -> s.proxyJump.get(0).privateKeySecretRef = ref;
+        case "proxyJump[1].privateKeyPassphraseSecretRef" -> s.proxyJump.get(1).privateKeyPassphraseSecretRef = ref;
+        case "proxyJump[1].knownHostsSecretRef" -> s.proxyJump.get(1).knownHostsSecretRef = ref;
+        default -> throw new IllegalArgumentException(field);
+      }
+      client.resource(other).create();
+      createSecret("hf-token", "token", TOKEN);
+      createSecret(ref.name, "k", "login-m4terial");
+      rc.getSpec().secretEnv = List.of(secret("HF_TOKEN", "hf-token", "token"), secret("LEAK", ref.name, "k"));
+      assertThat(refusal()).contains("Secret " + ref.name + " is the SSH key of GpuCluster other-box: never a secret variable "
+          + "(spec.secretEnv[1], LEAK)").doesNotContain("login-m4terial", "s3cr3t");
     }
 
     @Test
