@@ -11,7 +11,7 @@ import java.util.Locale;
  */
 final class MetricText {
   /** The metrics the summary table shows, in its order (counts and durations are in the runs table). */
-  static final List<Metric> SUMMARY = List.of(Metric.REQUEST_THROUGHPUT, Metric.GOODPUT, Metric.GOODPUT_RATIO,
+  static final List<Metric> SUMMARY = List.of(Metric.REQUEST_THROUGHPUT, Metric.GOODPUT, Metric.GOODPUT_RATIO, Metric.SHED_RATIO,
       Metric.OUTPUT_THROUGHPUT, Metric.MEAN_TTFT_MS, Metric.MEDIAN_TTFT_MS, Metric.P90_TTFT_MS, Metric.P99_TTFT_MS, Metric.MEAN_ITL_MS,
       Metric.MEDIAN_ITL_MS, Metric.P90_ITL_MS, Metric.P99_ITL_MS, Metric.MEAN_TPOT_MS, Metric.P99_TPOT_MS, Metric.MEAN_E2E_LATENCY_MS,
       Metric.P99_E2E_LATENCY_MS, Metric.ENGINE_CACHE_HIT_RATE, Metric.WORKER_REQUESTS_MAX_OVER_MIN, Metric.WORKER_REQUESTS_MAX_OVER_MEAN);
@@ -37,6 +37,7 @@ final class MetricText {
       case P99_E2E_LATENCY_MS -> "p99 end-to-end latency";
       case GOODPUT -> "goodput";
       case GOODPUT_RATIO -> "goodput";
+      case SHED_RATIO -> "shed by the router";
       case ENGINE_CACHE_HIT_RATE -> "engine cache hit rate";
       case WORKER_REQUESTS_MAX_OVER_MIN -> "worker requests max/min";
       case WORKER_REQUESTS_MAX_OVER_MEAN -> "worker requests max/mean";
