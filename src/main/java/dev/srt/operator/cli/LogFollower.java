@@ -1,6 +1,6 @@
 package dev.srt.operator.cli;
 
-import dev.srt.operator.base.Shell;
+import dev.srt.operator.host.RunLogs;
 import dev.srt.operator.host.ExecResult;
 import dev.srt.operator.host.HostException;
 import dev.srt.operator.host.Transport;
@@ -9,8 +9,8 @@ import java.time.Duration;
 
 /**
  * {@code logs --follow}: the last lines of a log, then what it gains, as {@code tail -f} prints
- * it, until the run has ended (its {@code finished} event) and the log has nothing more, or the
- * user stops it (Ctrl-C). One command per poll reads the log's size, whether the run ended, and
+ * it, until the run has ended (its {@code finished} event, or its exit code when it died without
+ * one) and the log has nothing more, or the user stops it (Ctrl-C). One command per poll reads the log's size, whether the run ended, and
  * the new bytes up to that size, so nothing is printed twice or skipped.
  */
 final class LogFollower {
@@ -18,16 +18,16 @@ final class LogFollower {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private final Transport transport;
-  private final String log;
-  private final String events;
+  private final String runDir;
+  private final String logName;
   private final Duration poll;
   /** Whether the run had ended at the last poll. */
   private boolean ended;
 
   LogFollower(Transport transport, String runDir, String logName, Duration poll) {
     this.transport = transport;
-    this.log = runDir + "/logs/" + logName + ".log";
-    this.events = runDir + "/events.jsonl";
+    this.runDir = runDir;
+    this.logName = logName;
     this.poll = poll;
   }
 
@@ -44,16 +44,15 @@ final class LogFollower {
     }
   }
 
-  /** One poll: prints the bytes after {@code offset} (or the last {@code lines} lines at first); returns the new offset. */
+  /**
+   * One poll: prints the bytes after {@code offset} (or the last {@code lines} lines at first); returns
+   * the new offset. The log is read by {@link RunLogs}' rule (a regular file of the run's own logs/,
+   * never through a link), and the run has ended when it wrote its finished event or its exit code.
+   */
   private long read(long offset, int lines, PrintStream out) throws HostException {
-    String f = Shell.quote(log);
-    String cut = offset < 0 ? "tail -n " + Math.max(1, lines) : "tail -c +" + (offset + 1);
-    // Whether the run ended is asked before the size: what it wrote before its end is then within the size.
-    String command = "e=running; grep -qs '\"event\":\"finished\"' " + Shell.quote(events) + " && e=ended; s=$(wc -c < " + f
-        + ") || exit 3; printf '%s %s\\n' \"$s\" \"$e\"; head -c \"$s\" -- " + f + " | " + cut;
-    ExecResult r = transport.exec(command, TIMEOUT);
+    ExecResult r = RunLogs.follow(transport, runDir, logName, offset, lines, TIMEOUT);
     if (!r.succeeded()) {
-      throw new HostException(HostException.Kind.COMMAND_FAILED, "cannot read " + log + ": "
+      throw new HostException(HostException.Kind.COMMAND_FAILED, "cannot read " + runDir + "/logs/" + logName + ".log: "
           + (r.stderr().isBlank() ? "exit " + r.exitCode() : r.stderr().strip()));
     }
     String stdout = r.stdout();

@@ -15,7 +15,8 @@ public final class RunLogs {
   /** A log name as {@code --process} takes it. */
   public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]*");
 
-  private static final String SCRIPT = """
+  /** Enters the run's logs/ by real paths and opens {@code logs/$2.log} on fd 3, checked by what was opened. */
+  private static final String OPEN = """
       set -u
       export LC_ALL=C
       parent=$(cd -P -- "$(dirname -- "$1")" 2>/dev/null && pwd -P) || { echo "the run directory is gone" >&2; exit 3; }
@@ -24,12 +25,33 @@ public final class RunLogs {
         echo "the run's logs/ is not a directory of the run directory" >&2; exit 3
       fi
       if [ -z "$2" ]; then ls -1A; exit 0; fi
+      if [ -p "./$2.log" ] || { [ -e "./$2.log" ] && [ ! -f "./$2.log" ]; }; then
+        echo "logs/$2.log is not a regular file of the run directory (a FIFO?): not read" >&2; exit 5
+      fi
       { command exec 3< "./$2.log"; } 2>/dev/null || { echo "no log $2.log in the run's logs/" >&2; exit 4; }
       if [ "$(readlink "/proc/$$/fd/3")" != "$run/logs/$2.log" ] || [ ! -f "/proc/$$/fd/3" ] \\
           || [ "$(stat -L -c %h "/proc/$$/fd/3")" != 1 ]; then
         echo "logs/$2.log is not a regular file of the run directory (a link?): not read" >&2; exit 5
       fi
+      """;
+  private static final String SCRIPT = OPEN + """
       tail -n "$3" <&3
+      """;
+  /**
+   * One poll of {@code logs --follow}, on the log opened as above: whether the run has ended (its
+   * {@code finished} event, or the {@code exit-code} its wrapper writes after the script ended by
+   * any means, read only as regular files of the run), then the log's size, then its bytes after
+   * offset {@code $3} up to that size (or its last {@code $4} lines when the offset is negative).
+   * The end is asked before the size: what the run wrote before it ended is within the size.
+   */
+  private static final String FOLLOW = OPEN + """
+      e=running
+      if [ -f "$run/exit-code" ] && [ ! -L "$run/exit-code" ]; then e=ended
+      elif [ -f "$run/events.jsonl" ] && [ ! -L "$run/events.jsonl" ] \\
+          && timeout 10 grep -qs '"event":"finished"' -- "$run/events.jsonl"; then e=ended; fi
+      s=$(stat -L -c %s "/proc/$$/fd/3") || exit 3
+      printf '%s %s\\n' "$s" "$e"
+      if [ "$3" -lt 0 ]; then head -c "$s" <&3 | tail -n "$4"; else head -c "$s" <&3 | tail -c +"$(($3 + 1))"; fi
       """;
 
   private RunLogs() {}
@@ -45,6 +67,20 @@ public final class RunLogs {
       throw new IllegalArgumentException("not a log name: " + name);
     }
     return transport.exec(command(runDir, name, Math.max(1, lines)), timeout);
+  }
+
+  /**
+   * One poll of {@code logs --follow}: {@code SIZE running|ended} on the first line, then the bytes of
+   * {@code logs/<name>.log} after {@code offset} (its last {@code lines} lines when the offset is
+   * negative), read by the same rule as {@link #tail}.
+   */
+  public static ExecResult follow(Transport transport, String runDir, String name, long offset, int lines, Duration timeout)
+      throws HostException {
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("not a log name: " + name);
+    }
+    return transport.exec("bash --norc --noprofile -c " + Shell.quote(FOLLOW) + " srt-logs " + Shell.quote(runDir) + " "
+        + Shell.quote(name) + " " + offset + " " + Math.max(1, lines), timeout);
   }
 
   static String command(String runDir, String name, int lines) {

@@ -49,4 +49,61 @@ class LogFollowerTest {
     }
     assertThat(printed.toString(StandardCharsets.UTF_8)).isEqualTo("two\nthree\nfour\nfive\n");
   }
+
+  /**
+   * A run that died without its finished event (killed, the node gone) still ends the follow once its
+   * wrapper wrote the exit code (issue 41, finding 7: before, it followed for ever).
+   */
+  @Test
+  void aRunThatDiedWithoutItsFinishedEventEndsTheFollowByItsExitCode() throws Exception {
+    Path log = run.resolve("logs/script.log");
+    Files.createDirectories(log.getParent());
+    Files.writeString(log, "started\n");
+    Files.writeString(run.resolve("events.jsonl"), "{\"ts\":\"2026-12-03T07:00:00.000Z\",\"event\":\"run-started\"}\n");
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    try (LocalTransport local = new LocalTransport()) {
+      LogFollower follower = new LogFollower(local, run.toString(), "script", Duration.ofMillis(50));
+      CompletableFuture<Void> following = CompletableFuture.runAsync(() -> {
+        try {
+          follower.follow(5, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      await().atMost(Duration.ofSeconds(10)).until(() -> printed.toString(StandardCharsets.UTF_8).equals("started\n"));
+      assertThat(following).isNotDone();
+      Files.writeString(run.resolve("exit-code"), "137\n");
+      following.get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * A log that is a link out of the run ({@code logs/script.log -> ../secret.env}) is not followed
+   * (issue 41, finding 1: before, {@code logs -f} printed the secrets), nor one that is a FIFO,
+   * which would have stalled the follow.
+   */
+  @Test
+  void aLogThatIsALinkOrAFifoIsNotFollowed() throws Exception {
+    Files.createDirectories(run.resolve("logs"));
+    Files.writeString(run.resolve("secret.env"), "export HF_TOKEN=hf_secret\n");
+    Files.createSymbolicLink(run.resolve("logs/script.log"), Path.of("../secret.env"));
+    new ProcessBuilder("mkfifo", run.resolve("logs/worker-0.log").toString()).start().waitFor();
+    assertThat(run.resolve("logs/worker-0.log")).exists();
+    try (LocalTransport local = new LocalTransport()) {
+      for (String name : new String[] {"script", "worker-0"}) {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        LogFollower follower = new LogFollower(local, run.toString(), name, Duration.ofMillis(50));
+        CompletableFuture<Void> following = CompletableFuture.runAsync(() -> {
+          try {
+            follower.follow(5, new PrintStream(printed, true, StandardCharsets.UTF_8));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+        assertThat(following).as(name).failsWithin(Duration.ofSeconds(20)).withThrowableThat()
+            .withMessageContaining("is not a regular file of the run directory");
+        assertThat(printed.toString(StandardCharsets.UTF_8)).as(name).doesNotContain("hf_secret").isEmpty();
+      }
+    }
+  }
 }
