@@ -115,4 +115,16 @@ public final class Durations {
     }
     return total > MAX_MILLIS ? OVER : total;
   }
+
+  /** {@code 3.2 days}, {@code 31.7 years}, {@code 5.0 h}: a length of time in seconds as a person reads it. */
+  static String describe(double seconds) {
+    double[] sizes = {365.25 * 86400, 86400, 3600, 60, 1};
+    String[] names = {"years", "days", "h", "min", "s"};
+    for (int i = 0; i < sizes.length; i++) {
+      if (seconds >= sizes[i] || i == sizes.length - 1) {
+        return String.format(java.util.Locale.ROOT, "%.1f %s", seconds / sizes[i], names[i]);
+      }
+    }
+    return seconds + " s";
+  }
 }

@@ -31,6 +31,11 @@ public final class MeasurementRules {
   static final Duration MIN_LEVEL_DURATION = Duration.ofSeconds(1);
   /** The longest pause between levels: longer holds the GPUs idle for nothing. */
   static final Duration MAX_DRAIN = Duration.ofMinutes(10);
+  /**
+   * The longest an open-loop level may take to send its requests: a rate so low that a level sends
+   * nothing in its duration, or takes years to send its count, would hold the GPUs for ever.
+   */
+  static final Duration MAX_LEVEL_SENDING = Duration.ofDays(1);
   /** Metrics that only exist with an SLO. */
   static final Set<String> SLO_METRICS = Set.of("goodput", "goodput_ratio");
 
@@ -92,7 +97,35 @@ public final class MeasurementRules {
             + Echo.value(load.drainBetweenLevels)));
       }
     }
+    if (LoadSpec.REQUEST_RATE.equals(load.mode)) {
+      openLoopLevelsEnd(out, p, load);
+    }
     loadFlags(out, w);
+  }
+
+  /**
+   * Every open-loop level ends (issue 41, finding 3): with durationPerLevel it sends at least one
+   * request (rate × duration ≥ 1), and with requestsPerLevel it sends them within a day.
+   */
+  private static void openLoopLevelsEnd(List<Problem> out, String p, LoadSpec load) {
+    Duration duration = load.durationPerLevel == null || Durations.problem(load.durationPerLevel) != null ? null
+        : Durations.parse(load.durationPerLevel, null);
+    for (int i = 0; load.levels != null && i < load.levels.size(); i++) {
+      Double rate = load.levels.get(i);
+      if (rate == null || !Double.isFinite(rate) || rate <= 0) {
+        continue; // levels() says so
+      }
+      String at = FieldPath.index(p + ".levels", i);
+      if (duration != null && rate * duration.toMillis() / 1000.0 < 1) {
+        out.add(Problem.error(at, "at " + LoadSpec.text(rate) + " requests per second a level of " + Echo.value(load.durationPerLevel)
+            + " sends no request (rate x durationPerLevel = " + String.format(java.util.Locale.ROOT, "%.3g", rate * duration.toMillis() / 1000.0)
+            + "); a level must send at least one"));
+      } else if (duration == null && load.requestsPerLevel != null && load.requestsPerLevel / rate > MAX_LEVEL_SENDING.toSeconds()) {
+        out.add(Problem.error(at, "at " + LoadSpec.text(rate) + " requests per second, " + load.requestsPerLevel + " requests take "
+            + Durations.describe(load.requestsPerLevel / rate) + " to send; a level may take at most "
+            + MAX_LEVEL_SENDING.toHours() + "h: raise the rate or send fewer requests"));
+      }
+    }
   }
 
   private static void levels(List<Problem> out, String p, List<Double> levels, boolean closed, boolean open) {
