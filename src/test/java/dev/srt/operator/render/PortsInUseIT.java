@@ -28,7 +28,11 @@ class PortsInUseIT {
         metadata: {name: h100-box}
         spec: {mode: direct, transport: local, workDir: %s, env: {SRT_PORT_WAIT: "2"}}
         """.formatted(dir.resolve("work"));
-    LoadedResources r = Examples.parse(yaml);
+    // Without frontend.source the script has no build stage to get past first; validation refuses such a
+    // direct-host arm (it would run the PATH's sgl-router), so the spec is read without it: the port check is the point.
+    LoadedResources r = LoadedResources.parse("inline.yaml", yaml);
+    assertThat(r.problems()).filteredOn(dev.srt.operator.config.Problem::isError).singleElement()
+        .satisfies(p -> assertThat(p.path()).isEqualTo("spec.arms[0].frontend.source"));
     RunPlan plan = Planner.plan(r.comparisons().get(0), r.clusters().get(0), "sgl-router", Mode.DIRECT);
     Path runDir = Files.createDirectories(dir.resolve("run"));
     Files.writeString(runDir.resolve("run.sh"), Scripts.render(plan));
