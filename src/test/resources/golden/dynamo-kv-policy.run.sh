@@ -385,6 +385,17 @@ def node(out, index, packages):
             if not any(f["name"] == prefix + name for f in facts):
                 unknown(prefix + name, e)
     package_facts(prefix + "package ", packages, sys.path)
+    emulated_host = shutil.which("srt-emulated-host")
+    if emulated_host:
+        # which programs ran for real on the emulated host, and which as stand-ins (docs/emulator.md)
+        try:
+            for line in run([emulated_host, "programs"]).splitlines():
+                cells = line.split("\t")
+                if len(cells) >= 4:
+                    name = ("router program " if cells[1] == "router" else prefix + "program ") + cells[0]
+                    known(name, cells[2] + ("" if cells[3] == "-" else " " + cells[3]))
+        except Exception as e:
+            unknown(prefix + "programs", e)
     write(out, {"facts": facts})
 def get_json(url):
     with urllib.request.urlopen(url, timeout=10) as r:

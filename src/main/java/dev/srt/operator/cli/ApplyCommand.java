@@ -6,6 +6,8 @@ import dev.srt.operator.api.ArmRun;
 import dev.srt.operator.api.ArmStatus;
 import dev.srt.operator.verdict.ComparisonReport;
 
+import dev.srt.operator.emulator.HostPrograms;
+import dev.srt.operator.emulator.RealPrograms;
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
 import dev.srt.operator.config.Echo;
@@ -127,8 +129,9 @@ public final class ApplyCommand implements java.util.concurrent.Callable<Integer
     } catch (IOException | RuntimeException e) {
       throw new UsageError("cannot install the emulated host's shims in " + EmulatedHost.binDir(cluster) + ": " + e.getMessage());
     }
-    note.println("emulated GPU host (" + EmulatedHost.ANNOTATION + "): emulator shims in " + EmulatedHost.binDir(cluster)
-        + ", state in " + EmulatedHost.stateDir(cluster));
+    String standIns = cluster.getSpec().env.getOrDefault(HostPrograms.STAND_INS_VAR, System.getenv(HostPrograms.STAND_INS_VAR));
+    note.println("emulated GPU host (" + EmulatedHost.ANNOTATION + "): " + HostPrograms.describe(RealPrograms.environment(), standIns)
+        + "; emulator shims in " + EmulatedHost.binDir(cluster) + ", state in " + EmulatedHost.stateDir(cluster));
     return EmulatedHost.withShimsOnPath(cluster);
   }
 

@@ -33,12 +33,19 @@ public final class ShimInstaller {
   private final Path stateDir;
   private final String realPython;
   private final String realGit;
+  /** The pinned environment of real programs ({@link RealPrograms}), null without one. */
+  private final Path realPrograms;
 
   public ShimInstaller(JavaLauncher launcher, Path stateDir, String realPython, String realGit) {
+    this(launcher, stateDir, realPython, realGit, null);
+  }
+
+  public ShimInstaller(JavaLauncher launcher, Path stateDir, String realPython, String realGit, Path realPrograms) {
     this.launcher = launcher;
     this.stateDir = stateDir.toAbsolutePath().normalize();
     this.realPython = realPython;
     this.realGit = realGit;
+    this.realPrograms = realPrograms;
   }
 
   private static Map<String, String> pythonModules() {
@@ -60,7 +67,7 @@ public final class ShimInstaller {
     Path self = dir.toAbsolutePath().normalize();
     String python = find("python3", path, self).map(ShimInstaller::resolveInterpreter).orElse(null);
     String git = find("git", path, self).map(Path::toString).orElse(null);
-    return new ShimInstaller(launcher, stateDir, python, git);
+    return new ShimInstaller(launcher, stateDir, python, git, RealPrograms.environment().orElse(null));
   }
 
   static Optional<Path> find(String name, String path, Path exclude) {
@@ -103,7 +110,7 @@ public final class ShimInstaller {
     shims.put("pip", tool("pip", "tool pip", ""));
     shims.put("pip3", tool("pip3", "tool pip", ""));
     shims.put("maturin", tool("maturin", "tool maturin", ""));
-    shims.put("aiperf", tool("aiperf", "aiperf", ""));
+    shims.put("aiperf", realOrStandIn(HostPrograms.of("aiperf").orElseThrow()));
     shims.put("dynamo-sglang-sidecar", tool("dynamo-sglang-sidecar", "dynamo-sidecar", ""));
     EmulatedRouters.ALL.stream().filter(r -> !r.pythonModule()).forEach(r -> shims.put(r.program(), tool(r.program(), "router " + r.kind(), "")));
     shims.put("etcd", infra("etcd"));
@@ -118,8 +125,7 @@ public final class ShimInstaller {
         exit 1
         """);
     // Says what this host is: the prerequisite check needs no model files here (host.HostCheck).
-    shims.put(HostCheck.EMULATED_HOST, header(HostCheck.EMULATED_HOST)
-        + "echo \"srt-operator emulated GPU host (state in ${SRT_EMULATOR_STATE})\"\n");
+    shims.put(HostCheck.EMULATED_HOST, emulatedHost());
     shims.put("protoc", header("protoc") + """
         if [[ "${1-}" == "--version" ]]; then
           echo "libprotoc 3.21.12 (emulated by srt-operator)"
@@ -130,7 +136,7 @@ public final class ShimInstaller {
         """);
     write(dir, shims);
     Files.createDirectories(stateDir);
-    DistInfo.sync(stateDir.resolve(PREINSTALLED_DIR), DistInfo.PREINSTALLED);
+    writePreinstalled();
     writeHostPackages();
     return shims.keySet().stream().map(dir::resolve).toList();
   }
@@ -162,45 +168,169 @@ public final class ShimInstaller {
     return header(name) + extra + "exec " + launcher.emulateCommand(emulateArgs.split(" ")) + " \"$@\"\n";
   }
 
-  /** Set to 1, the infrastructure shims run the stand-ins even where the host has the real programs. */
-  public static final String STAND_INS_VAR = "SRT_EMULATOR_STAND_INS";
+  /** Set to 1 (or all), every shim runs its stand-in, even where the host has the real program; or a list of names. */
+  public static final String STAND_INS_VAR = HostPrograms.STAND_INS_VAR;
 
   /**
    * etcd and nats-server: the host's own program when its PATH has one besides this shim (Debian's
    * {@code etcd-server} and {@code nats-server} packages), else the stand-in. Decided when the run
    * starts, on the host and with the run's PATH, so that a host without them still runs an arm.
-   * Directories of emulator shims (this one, or another install's) are passed over: they hold the
-   * emulated-host marker, and two shims must not hand the call to each other.
    */
   private String infra(String name) {
-    return header(name) + """
-        if [[ "${STAND_INS:-}" != 1 ]]; then
+    return header(name) + programFunctions() + """
+        if real=$(srt_host_program NAME); then
+          exec "$real" "$@"
+        fi
+        """.replace("NAME", name)
+        + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
+  }
+
+  /** A binary real program (aiperf): the host's own on PATH, else the pinned environment's, else its stand-in. */
+  private String realOrStandIn(HostPrograms.Program program) {
+    return header(program.name()) + programFunctions() + """
+        if real=$(srt_real_program NAME); then
+          exec "$real" "$@"
+        fi
+        """.replace("NAME", program.name())
+        + "exec " + launcher.emulateCommand(program.standIn().split(" ")) + " \"$@\"\n";
+  }
+
+  /**
+   * The bash functions that decide, when a program starts, whether it runs for real: the
+   * {@value HostPrograms#STAND_INS_VAR} switch first, then the host's own program on PATH (passing
+   * over directories of emulator shims, this one's or another install's: they hold the emulated-host
+   * marker, and two shims must not hand a call to each other), then the pinned environment. Only
+   * the programs of {@link HostPrograms} that work with the rest of their arm are ever real.
+   */
+  private String programFunctions() {
+    StringBuilder cases = new StringBuilder();
+    for (HostPrograms.Program p : HostPrograms.ALL) {
+      if (!p.realWhenInstalled()) {
+        continue;
+      }
+      cases.append("    ").append(p.name()).append(") ");
+      if (p.pythonModule()) {
+        cases.append("if [[ -n \"$srt_real_env\" && -x \"$srt_real_env/bin/python\" ]]; then echo \"$srt_real_env/bin/python\"; return 0; fi ;;\n");
+      } else {
+        cases.append("srt_host_program \"$1\" && return 0\n      if [[ -n \"$srt_real_env\" && -x \"$srt_real_env/bin/$1\" ]]; then echo \"$srt_real_env/bin/$1\"; return 0; fi ;;\n");
+      }
+    }
+    return "srt_real_env=" + Shell.quote(realPrograms == null ? "" : realPrograms.toString()) + "\n" + """
+        # srt_stand_in NAME: whether NAME must run its stand-in (STAND_INS: 1, all, or a list of names)
+        srt_stand_in() {
+          case ",${STAND_INS:-}," in
+            ,1,|,all,|*",$1,"*) return 0 ;;
+          esac
+          return 1
+        }
+        # srt_host_program NAME: prints the host's own NAME on PATH, outside emulator shim directories
+        srt_host_program() {
+          local d dirs
+          srt_stand_in "$1" && return 1
           IFS=: read -r -a dirs <<<"${PATH}"
           for d in "${dirs[@]}"; do
-            if [[ -n "$d" && -x "$d/NAME" && ! -d "$d/NAME" && ! -e "$d/MARKER" ]]; then
-              exec "$d/NAME" "$@"
+            if [[ -n "$d" && -x "$d/$1" && ! -d "$d/$1" && ! -e "$d/MARKER" ]]; then
+              echo "$d/$1"
+              return 0
             fi
           done
+          return 1
+        }
+        # srt_real_program NAME: prints what runs NAME for real (a module's interpreter), or fails
+        srt_real_program() {
+          srt_stand_in "$1" && return 1
+          case "$1" in
+        CASES  esac
+          return 1
+        }
+        """.replace("STAND_INS", STAND_INS_VAR).replace("MARKER", HostCheck.EMULATED_HOST).replace("CASES", cases.toString());
+  }
+
+  /** {@code srt-emulated-host}: says what the host is; {@code programs} lists each program as real or emulated. */
+  private String emulatedHost() {
+    StringBuilder rows = new StringBuilder();
+    for (HostPrograms.Program p : HostPrograms.ALL) {
+      String version = realPrograms == null ? "" : HostPrograms.version(realPrograms, p.distribution()).orElse("");
+      String standIn = DistInfo.PREINSTALLED.getOrDefault(p.distribution(), "");
+      rows.append("  row ").append(Shell.quote(p.name())).append(' ').append(Shell.quote(p.role())).append(' ').append(Shell.quote(version)).append(' ')
+          .append(Shell.quote(standIn)).append(' ').append(Shell.quote(p.standInWhy() == null ? "" : p.standInWhy())).append('\n');
+    }
+    return header(HostCheck.EMULATED_HOST) + programFunctions() + """
+        # row NAME ROLE VERSION STAND_IN_VERSION WHY: one program, tab-separated: name, role, real|emulated,
+        # version (- when unknown), and where the real program is or why the stand-in runs
+        row() {
+          local real
+          if real=$(srt_real_program "$1"); then
+            if [[ -n "$srt_real_env" && "$real" == "$srt_real_env"/* ]]; then
+              printf '%s\t%s\treal\t%s\t%s\n' "$1" "$2" "$3" "$srt_real_env"
+            else
+              printf '%s\t%s\treal\t-\t%s\n' "$1" "$2" "$real"
+            fi
+          else
+            printf '%s\t%s\temulated\t%s\t%s\n' "$1" "$2" "${4:--}" "${5:-stand-in: STAND_INS chose it, or no real program is installed}"
+          fi
+        }
+        if [[ "${1-}" == "programs" ]]; then
+        ROWS  exit 0
         fi
-        """.replace("STAND_INS", STAND_INS_VAR).replace("MARKER", HostCheck.EMULATED_HOST).replace("NAME", name)
-        + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
+        echo "srt-operator emulated GPU host (state in ${SRT_EMULATOR_STATE})"
+        """.replace("STAND_INS", STAND_INS_VAR).replace("ROWS", rows.toString());
+  }
+
+  /**
+   * {@code <state>/preinstalled/<distribution>} and {@code preinstalled-real/<distribution>}: the
+   * metadata of what the host comes with, at the stand-in's version and at the real program's, so
+   * that {@code importlib.metadata} (a run's facts) reports the version of what actually runs.
+   */
+  private void writePreinstalled() throws IOException {
+    for (Map.Entry<String, String> d : DistInfo.PREINSTALLED.entrySet()) {
+      DistInfo.sync(stateDir.resolve(PREINSTALLED_DIR).resolve(d.getKey()), Map.of(d.getKey(), d.getValue()));
+      Optional<String> real = realPrograms == null ? Optional.empty() : HostPrograms.version(realPrograms, d.getKey());
+      DistInfo.sync(stateDir.resolve(PREINSTALLED_DIR + "-real").resolve(d.getKey()), Map.of(d.getKey(), real.orElse(d.getValue())));
+    }
   }
 
   private String python() {
     Map<String, List<String>> modulesByTarget = new LinkedHashMap<>();
-    PYTHON_MODULES.forEach((module, target) -> modulesByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(module));
+    PYTHON_MODULES.forEach((module, target) -> {
+      if (HostPrograms.of(module).filter(p -> p.pythonModule() && p.realWhenInstalled()).isEmpty()) {
+        modulesByTarget.computeIfAbsent(target, t -> new ArrayList<>()).add(module);
+      }
+    });
     StringBuilder cases = new StringBuilder();
     modulesByTarget.forEach((target, modules) -> cases.append("    ").append(String.join("|", modules))
         .append(") emulate ").append(target).append(" \"${args[@]:i+2}\" ;;\n"));
+    for (HostPrograms.Program p : HostPrograms.ALL) {
+      if (p.pythonModule() && p.realWhenInstalled()) {
+        cases.append("    ").append(p.name()).append(") run_module ").append(p.name()).append(' ').append(p.standIn()).append(" ;;\n");
+      }
+    }
     if (realPython != null) {
       // a virtualenv's own interpreters would bypass these shims: make them shims too
       cases.append("    venv) export SRT_EMULATOR_REAL_PYTHON=").append(Shell.quote(realPython))
           .append("; emulate venv \"${args[@]:i+2}\" ;;\n");
     }
+    // what the host comes with, at the version of what runs: the real program's where it runs for real
+    StringBuilder preinstalled = new StringBuilder();
+    for (String dist : DistInfo.PREINSTALLED.keySet().stream().sorted().toList()) {
+      Optional<HostPrograms.Program> program = HostPrograms.ALL.stream()
+          .filter(p -> p.distribution().equals(dist) && p.realWhenInstalled()).findFirst();
+      String standIn = "${SRT_EMULATOR_STATE}/" + PREINSTALLED_DIR + "/" + dist;
+      if (program.isPresent()) {
+        preinstalled.append("if srt_real_program ").append(program.get().name()).append(" >/dev/null; then\n")
+            .append("  PYTHONPATH=\"${PYTHONPATH}:${SRT_EMULATOR_STATE}/").append(PREINSTALLED_DIR).append("-real/").append(dist).append("\"\n")
+            .append("else\n  PYTHONPATH=\"${PYTHONPATH}:").append(standIn).append("\"\nfi\n");
+      } else {
+        preinstalled.append("PYTHONPATH=\"${PYTHONPATH}:").append(standIn).append("\"\n");
+      }
+    }
     String fallback = realPython == null
         ? "echo \"python3: no real interpreter was found when the emulator shims were installed\" >&2\nexit 127\n"
         : "exec " + Shell.quote(realPython) + " \"$@\"\n";
-    return header("python3") + """
+    return header("python3") + programFunctions() + """
+        # a real program runs with the caller's PYTHONPATH, not the emulator's
+        srt_caller_pythonpath_set=${PYTHONPATH+set}
+        srt_caller_pythonpath=${PYTHONPATH-}
         # The emulated modules get a stub site dir, so `import dynamo` works once the emulated pip installed it.
         export PYTHONPATH="${SRT_EMULATOR_STATE}/site${PYTHONPATH:+:${PYTHONPATH}}"
         # packages the emulated pip installed from source (pip install -e DIR) stay importable
@@ -210,14 +340,27 @@ public final class ShimInstaller {
           done < "${SRT_EMULATOR_STATE}/import-roots"
         fi
         # what the host comes with: importlib.metadata finds sglang, torch, aiperf and sglang-router
-        PYTHONPATH="${PYTHONPATH}:${SRT_EMULATOR_STATE}/%s"
-        # what the host has installed comes last, as site-packages does: a source install shadows it
+        %s# what the host has installed comes last, as site-packages does: a source install shadows it
         PYTHONPATH="${PYTHONPATH}:${SRT_EMULATOR_STATE}/host-site"
         emulate() {
           exec %s "$@"
         }
         args=("$@")
         i=0
+        # run_module MODULE STAND-IN...: the real program where it runs for real, else its stand-in
+        run_module() {
+          local real
+          if real=$(srt_real_program "$1"); then
+            if [[ -n "$srt_caller_pythonpath_set" ]]; then
+              export PYTHONPATH="$srt_caller_pythonpath"
+            else
+              unset PYTHONPATH
+            fi
+            exec "$real" "${args[@]}"
+          fi
+          shift
+          emulate "$@" "${args[@]:i+2}"
+        }
         # interpreter switches that may precede -m
         while [[ "${args[i]-}" =~ ^-[uBEsIOq]+$ ]]; do
           i=$((i + 1))
@@ -226,7 +369,7 @@ public final class ShimInstaller {
           case "${args[i+1]-}" in
         %s  esac
         fi
-        %s""".formatted(PREINSTALLED_DIR, launcher.emulateCommand(), cases, fallback);
+        %s""".formatted(preinstalled, launcher.emulateCommand(), cases, fallback);
   }
 
   /**
@@ -256,7 +399,7 @@ public final class ShimInstaller {
         Files.move(bin.resolve(name), bin.resolve(".srt-real-" + name), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
       String real = bin.resolve(".srt-real-" + (pythons.contains("python3") ? "python3" : pythons.get(0))).toString();
-      ShimInstaller inVenv = new ShimInstaller(launcher, stateDir, real, null);
+      ShimInstaller inVenv = new ShimInstaller(launcher, stateDir, real, null, RealPrograms.environment().orElse(null));
       Map<String, String> shims = new LinkedHashMap<>();
       pythons.forEach(n -> shims.put(n, inVenv.python()));
       for (String pip : pips) {
