@@ -305,6 +305,15 @@ read -r -d '' SRT_FACTS_PY <<'PY' || true
 import argparse, glob, hashlib, json, os, platform, re, shutil, socket, subprocess, sys, time, urllib.error, urllib.request
 MAX_VALUE = 256
 NODE_FACTS = ("host", "kernel", "GPU model", "GPU count", "GPU driver", "CUDA version")
+# nvidia-smi --query-gpu fields of the ground the engines stand on: clocks, power, persistence, ECC, MIG
+GPU_GROUND = (("GPU application clocks", "clocks.applications.graphics,clocks.applications.memory"),
+              ("GPU max clocks", "clocks.max.graphics,clocks.max.memory"),
+              ("GPU power limit", "power.limit"),
+              ("GPU persistence mode", "persistence_mode"),
+              ("GPU ECC mode", "ecc.mode.current"),
+              ("GPU MIG mode", "mig.mode.current"))
+# torch's own CUDA runtime, cuDNN and NCCL, asked of the torch the engines import (a child process: importing torch is slow)
+TORCH_RUNTIME = "import json, torch; n = getattr(getattr(torch, 'cuda', None), 'nccl', None); print(json.dumps({'cuda': torch.version.cuda, 'cudnn': torch.backends.cudnn.version(), 'nccl': '.'.join(map(str, n.version())) if n else None}))"
 facts = []
 def clean(text):
     return "".join(c if c.isprintable() else "?" for c in text)
@@ -384,6 +393,35 @@ def node(out, index, packages):
         for name in NODE_FACTS[2:]:
             if not any(f["name"] == prefix + name for f in facts):
                 unknown(prefix + name, e)
+    for name, fields in GPU_GROUND:
+        try:
+            if smi is None:
+                raise RuntimeError("nvidia-smi is not on the PATH on " + host)
+            rows = [", ".join(c.strip() for c in l.split(",")) for l in run([smi, "--query-gpu=" + fields, "--format=csv,noheader"]).splitlines() if l.strip()]
+            known(prefix + name, same(rows))
+        except Exception as e:
+            unknown(prefix + name, e)
+    known(prefix + "Python", platform.python_implementation() + " " + platform.python_version())
+    try:
+        with open("/proc/cpuinfo") as f:
+            models = [l.split(":", 1)[1].strip() for l in f if l.startswith("model name")]
+        known(prefix + "CPU model", same(models) if models else platform.machine())
+    except Exception as e:
+        unknown(prefix + "CPU model", e)
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") as f:
+            known(prefix + "CPU governor", f.read().strip())
+    except FileNotFoundError:
+        known(prefix + "CPU governor", "none exposed")
+    except Exception as e:
+        unknown(prefix + "CPU governor", e)
+    try:
+        runtime = json.loads(run([sys.executable, "-c", TORCH_RUNTIME], 60).strip().splitlines()[-1])
+        for key, name in (("cuda", "torch CUDA runtime"), ("cudnn", "torch cuDNN"), ("nccl", "torch NCCL")):
+            known(prefix + name, str(runtime.get(key)) if runtime.get(key) is not None else "none")
+    except Exception as e:
+        for name in ("torch CUDA runtime", "torch cuDNN", "torch NCCL"):
+            unknown(prefix + name, e)
     package_facts(prefix + "package ", packages, sys.path)
     emulated_host = shutil.which("srt-emulated-host")
     if emulated_host:
@@ -407,6 +445,18 @@ def server_info(url):
         if e.code != 404:
             raise
         return get_json(url.rsplit("/", 1)[0] + "/get_server_info")
+def path_fact(name, path):
+    """A file's sha256, or a directory's tree digest (a tokenizer may be either)."""
+    if os.path.isdir(path):
+        try:
+            known(name, "tree " + tree_digest(path))
+        except Exception as e:
+            unknown(name, e)
+    else:
+        file_fact(name, path)
+def node_facts_value(engine):
+    f = next((f for f in facts if f["name"] == "engine %s server_args.random_seed" % engine), None)
+    return None if f is None else f.get("value")
 def tree_digest(root):
     h = hashlib.sha256()
     for d, dirs, files in os.walk(root):
@@ -470,6 +520,8 @@ def collect(a):
             known("router policy catalog digest", tree_digest(a.catalog_path))
         except Exception as e:
             unknown("router policy catalog digest", e)
+    for path in a.router_file:
+        path_fact("router file %s sha256" % path, path)
     model_dir = a.model_dir.rstrip("/") + "/"
     for f in a.model_file:
         file_fact("model %s sha256" % (f[len(model_dir):] if f.startswith(model_dir) else f), f)
@@ -490,7 +542,18 @@ def collect(a):
     else:
         known("workload dataset sha256", "none: the tool generates its prompts")
     known("workload seed", a.seed)
-    write(a.out, {"schema": 1, "capturedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "facts": facts})
+    if a.workload_tokenizer:
+        path_fact("workload tokenizer %s sha256" % a.workload_tokenizer, a.workload_tokenizer)
+    elif a.workload_tool != "custom":
+        known("workload tokenizer", "the served model's")
+    if a.engine_seed:
+        seeds = {name: node_facts_value(name) for name, _, _ in a.engine}
+        differ = sorted("%s reports %s" % (n, "no seed" if s is None else s) for n, s in seeds.items() if s != a.engine_seed)
+        if differ:
+            unknown("engines random seed", "started with --random-seed %s, but %s" % (a.engine_seed, ", ".join(differ)))
+        else:
+            known("engines random seed", a.engine_seed)
+    write(a.out, {"schema": 2, "capturedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "facts": facts})
     print(sum(1 for f in facts if "unknown" in f))
 if sys.argv[1] == "node":
     node(sys.argv[2], sys.argv[3], sys.argv[4:])
@@ -515,6 +578,9 @@ p.add_argument("--workload-tool", default="")
 p.add_argument("--workload-package")
 p.add_argument("--dataset")
 p.add_argument("--seed", default="")
+p.add_argument("--router-file", action="append", default=[])
+p.add_argument("--workload-tokenizer")
+p.add_argument("--engine-seed")
 collect(p.parse_args(sys.argv[2:]))
 PY
 
@@ -835,8 +901,8 @@ srt_stage sgl-router-build '' srt_stage_sgl_router_build
 
 srt_phase starting
 srt_wait_ports_free 5200 5201 6100 6132 8000 17500 17501
-srt_start worker-0 worker logs/worker-0.log env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
-srt_start worker-1 worker logs/worker-1.log env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --enable-metrics --page-size 64 --tensor-parallel-size 4
+srt_start worker-0 worker logs/worker-0.log env CUDA_VISIBLE_DEVICES=0,1,2,3 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6100 --nccl-port 17500 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5200"}' --random-seed 42 --enable-metrics --page-size 64 --tensor-parallel-size 4
+srt_start worker-1 worker logs/worker-1.log env CUDA_VISIBLE_DEVICES=4,5,6,7 python3 -m sglang.launch_server --model-path /models/Qwen3-32B-FP8 --served-model-name Qwen/Qwen3-32B-FP8 --host 0.0.0.0 --port 6132 --nccl-port 17501 --kv-events-config '{"publisher":"zmq","topic":"kv-events","endpoint":"tcp://*:5201"}' --random-seed 42 --enable-metrics --page-size 64 --tensor-parallel-size 4
 
 srt_gate workers-health
 srt_wait worker-0 worker http-status http://127.0.0.1:6100/health 200
@@ -854,8 +920,8 @@ srt_canary http://127.0.0.1:8000/v1/chat/completions Qwen/Qwen3-32B-FP8
 srt_gate_passed canary
 srt_phase ready
 
-srt_facts_node 0 python3 -c "$SRT_FACTS_PY" node facts/node-0.json 0 sglang torch
-srt_facts --nodes=1 --package=sglang --package=torch --engine worker-0 0 http://127.0.0.1:6100/server_info --engine worker-1 0 http://127.0.0.1:6132/server_info --model-dir=/models/Qwen3-32B-FP8 --model-file=/models/Qwen3-32B-FP8/config.json --model-file=/models/Qwen3-32B-FP8/tokenizer.json --model-file=/models/Qwen3-32B-FP8/tokenizer_config.json --model-file=/models/Qwen3-32B-FP8/generation_config.json --model-file=/models/Qwen3-32B-FP8/model.safetensors.index.json --served-model-name=Qwen/Qwen3-32B-FP8 --router-kind=sgl-router --router-binary=/scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target/release/sgl-router --workload-tool=bench-serving --workload-package=sglang --seed=42
+srt_facts_node 0 python3 -c "$SRT_FACTS_PY" node facts/node-0.json 0 sglang torch sgl-kernel flashinfer-python triton transformers nvidia-nccl-cu12 nvidia-cudnn-cu12
+srt_facts --nodes=1 --package=sglang --package=torch --package=sgl-kernel --package=flashinfer-python --package=triton --package=transformers --package=nvidia-nccl-cu12 --package=nvidia-cudnn-cu12 --engine worker-0 0 http://127.0.0.1:6100/server_info --engine worker-1 0 http://127.0.0.1:6132/server_info --model-dir=/models/Qwen3-32B-FP8 --model-file=/models/Qwen3-32B-FP8/config.json --model-file=/models/Qwen3-32B-FP8/tokenizer.json --model-file=/models/Qwen3-32B-FP8/tokenizer_config.json --model-file=/models/Qwen3-32B-FP8/generation_config.json --model-file=/models/Qwen3-32B-FP8/model.safetensors.index.json --model-file=/models/Qwen3-32B-FP8/tokenizer.model --model-file=/models/Qwen3-32B-FP8/special_tokens_map.json --model-file=/models/Qwen3-32B-FP8/chat_template.jinja --model-file=/models/Qwen3-32B-FP8/vocab.json --model-file=/models/Qwen3-32B-FP8/merges.txt --served-model-name=Qwen/Qwen3-32B-FP8 --router-kind=sgl-router --router-binary=/scratch/srt-operator/cache/sgl-router/c7c2b67c954c/target/release/sgl-router --router-file=/models/Qwen3-32B-FP8/tokenizer.json --workload-tool=bench-serving --workload-package=sglang --seed=42 --engine-seed=42
 
 srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_phase benchmarking

@@ -146,6 +146,27 @@ public final class ShimInstaller {
       "sglang", SglangWorker.VERSION,
       "sglang_router", SglModelGateway.VERSION);
 
+  /**
+   * What {@code import torch} answers on the emulated host: only what a run's facts ask of it (its
+   * CUDA runtime, cuDNN and NCCL versions), as the torch of a CUDA 12.8 build reports them.
+   */
+  static final String TORCH_STUB = """
+      # torch as the srt-operator emulated GPU host has it installed: only the versions a run's facts ask.
+      __version__ = "%s"
+      class version:
+          cuda = "12.8"
+      class backends:
+          class cudnn:
+              @staticmethod
+              def version():
+                  return 91002
+      class cuda:
+          class nccl:
+              @staticmethod
+              def version():
+                  return (2, 27, 3)
+      """.formatted(DistInfo.PREINSTALLED.get("torch"));
+
   /** {@code <state>/host-site}: the host's installed packages, last on the emulated python's path. */
   private void writeHostPackages() throws IOException {
     for (Map.Entry<String, String> p : HOST_PACKAGES.entrySet()) {
@@ -154,6 +175,9 @@ public final class ShimInstaller {
       Files.writeString(init, "# " + p.getKey() + " as the srt-operator emulated GPU host has it installed: its modules are emulated.\n"
           + "__version__ = \"" + p.getValue() + "\"\n");
     }
+    Path torch = stateDir.resolve("host-site").resolve("torch").resolve("__init__.py");
+    Files.createDirectories(torch.getParent());
+    Files.writeString(torch, TORCH_STUB);
   }
 
   private String header(String name) {
@@ -458,6 +482,12 @@ public final class ShimInstaller {
               memory.free) v="81559 MiB" ;;
               utilization.gpu) v="0 %" ;;
               driver_version) v="$driver" ;;
+              clocks.applications.graphics|clocks.max.graphics) v="1980 MHz" ;;
+              clocks.applications.memory|clocks.max.memory) v="2619 MHz" ;;
+              power.limit) v="700.00 W" ;;
+              persistence_mode) v="Enabled" ;;
+              ecc.mode.current) v="Enabled" ;;
+              mig.mode.current) v="Disabled" ;;
               *) v="[N/A]" ;;
             esac
             line="${line:+$line, }$v"

@@ -17,15 +17,27 @@ import java.util.List;
  * @param packages the Python distributions asked on every node (the engines' software)
  * @param router the router's own identity: everything that may differ between arms
  * @param model the model files hashed (never the weights) and the name the model is served under
- * @param workload the benchmark, its input file and seed
+ * @param workload the benchmark, its input file, seed and tokenizer
+ * @param engineSeed the sampling seed every engine was started with ({@code --random-seed}), which
+ *     each must report back
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record FactCapture(List<Engine> engines, int nodes, List<String> packages, Router router, Model model, WorkloadFacts workload) {
-  /** The model files a run hashes, relative to the model directory: not the weights, their index. */
+public record FactCapture(List<Engine> engines, int nodes, List<String> packages, Router router, Model model, WorkloadFacts workload,
+    String engineSeed) {
+  /**
+   * The model files a run hashes, relative to the model directory: not the weights, their index;
+   * every tokenizer file (a SentencePiece model, a BPE vocabulary, the special tokens, the chat
+   * template kept apart from tokenizer_config.json), since each changes what the engine is fed.
+   */
   public static final List<String> MODEL_FILES = List.of("config.json", "tokenizer.json", "tokenizer_config.json",
-      "generation_config.json", "model.safetensors.index.json");
-  /** The distributions whose versions every node reports. */
-  public static final List<String> ENGINE_PACKAGES = List.of("sglang", "torch");
+      "generation_config.json", "model.safetensors.index.json", "tokenizer.model", "special_tokens_map.json",
+      "chat_template.jinja", "vocab.json", "merges.txt");
+  /**
+   * The distributions whose versions every node reports: the engine, its framework and kernels,
+   * the tokenizer library and the collective and convolution libraries torch loads.
+   */
+  public static final List<String> ENGINE_PACKAGES = List.of("sglang", "torch", "sgl-kernel", "flashinfer-python", "triton",
+      "transformers", "nvidia-nccl-cu12", "nvidia-cudnn-cu12");
 
   public FactCapture {
     engines = List.copyOf(engines);
@@ -47,16 +59,17 @@ public record FactCapture(List<Engine> engines, int nodes, List<String> packages
       files.add(ctx.tokenizerPath());
     }
     return new FactCapture(engines, ctx.topology().nodes(), ENGINE_PACKAGES, router,
-        new Model(ctx.modelPath(), files, ctx.servedModelName()), workload(ctx.spec().workload));
+        new Model(ctx.modelPath(), files, ctx.servedModelName()), workload(ctx.spec().workload), SglangEngine.randomSeed(ctx));
   }
 
   private static WorkloadFacts workload(WorkloadSpec w) {
     String tool = w == null || w.tool == null ? "bench-serving" : w.tool;
     int seed = w == null || w.seed == null ? Workload.DEFAULT_SEED : w.seed;
+    String tokenizer = w == null ? null : Flags.get(w.args, "tokenizer");
     return switch (tool) {
-      case "aiperf" -> new WorkloadFacts(tool, "aiperf", Flags.get(w.args, "input-file"), seed);
-      case "custom" -> new WorkloadFacts(tool, null, null, seed);
-      default -> new WorkloadFacts(tool, "sglang", w == null ? null : Flags.get(w.args, "dataset-path"), seed);
+      case "aiperf" -> new WorkloadFacts(tool, "aiperf", Flags.get(w.args, "input-file"), seed, tokenizer);
+      case "custom" -> new WorkloadFacts(tool, null, null, seed, null);
+      default -> new WorkloadFacts(tool, "sglang", w == null ? null : Flags.get(w.args, "dataset-path"), seed, tokenizer);
     };
   }
 
@@ -77,15 +90,29 @@ public record FactCapture(List<Engine> engines, int nodes, List<String> packages
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Router(String kind, String binary, List<String> wheels, List<String> packages, String pythonPath, String catalogRev,
-      String catalogPath) {
+      String catalogPath, List<String> files) {
     public Router {
       wheels = List.copyOf(wheels);
       packages = List.copyOf(packages);
+      // a plan.json written before routers listed their files has none
+      files = files == null ? List.of() : List.copyOf(files);
+    }
+
+    public Router(String kind, String binary, List<String> wheels, List<String> packages, String pythonPath, String catalogRev,
+        String catalogPath) {
+      this(kind, binary, wheels, packages, pythonPath, catalogRev, catalogPath, List.of());
     }
 
     /** A router identified by its kind alone. */
     public static Router kind(String kind) {
       return new Router(kind, null, List.of(), List.of(), null, null, null);
+    }
+
+    /** This router reading {@code more} files of its own (a tokenizer, a policy configuration), which are hashed. */
+    public Router withFiles(List<String> more) {
+      List<String> all = new ArrayList<>(files);
+      more.stream().filter(f -> f != null && !all.contains(f)).forEach(all::add);
+      return new Router(kind, binary, wheels, packages, pythonPath, catalogRev, catalogPath, all);
     }
   }
 
@@ -99,8 +126,13 @@ public record FactCapture(List<Engine> engines, int nodes, List<String> packages
   /**
    * {@code tool}: bench-serving, aiperf or custom; {@code versionPackage}: the distribution whose
    * version is the tool's (null for a custom command); {@code dataset}: the file the tool reads its
-   * prompts from, null when it generates them.
+   * prompts from, null when it generates them; {@code tokenizer}: the tokenizer the tool counts
+   * tokens with when given apart from the model's ({@code --tokenizer}), a file or directory.
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record WorkloadFacts(String tool, String versionPackage, String dataset, int seed) {}
+  public record WorkloadFacts(String tool, String versionPackage, String dataset, int seed, String tokenizer) {
+    public WorkloadFacts(String tool, String versionPackage, String dataset, int seed) {
+      this(tool, versionPackage, dataset, seed, null);
+    }
+  }
 }

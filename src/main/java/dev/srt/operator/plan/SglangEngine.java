@@ -57,8 +57,25 @@ public final class SglangEngine {
     if (w.role() != null) {
       argv.addAll(disaggregation(w, module, args));
     }
+    if (!Flags.has(args, "random-seed")) {
+      // SGLang draws its own sampling seed when none is given: two arms would then sample differently.
+      argv.addAll(List.of("--random-seed", randomSeed(ctx)));
+    }
     argv.addAll(Flags.render(args, Validator.MANAGED_ENGINE_ARGS));
     return argv;
+  }
+
+  /**
+   * The sampling seed every engine of the arm runs with: {@code backend.args.random-seed}, else the
+   * workload's seed, so that the arms of a comparison (and its repetitions) sample alike.
+   */
+  public static String randomSeed(ArmContext ctx) {
+    String given = Flags.get(ctx.spec().backend == null ? null : ctx.spec().backend.args, "random-seed");
+    if (given != null) {
+      return given;
+    }
+    var w = ctx.spec().workload;
+    return String.valueOf(w == null || w.seed == null ? Workload.DEFAULT_SEED : w.seed);
   }
 
   /**

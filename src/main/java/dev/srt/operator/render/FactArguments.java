@@ -33,11 +33,14 @@ final class FactArguments {
     option(args, "--router-pythonpath", r.pythonPath());
     option(args, "--catalog-rev", r.catalogRev());
     option(args, "--catalog-path", r.catalogPath());
+    r.files().forEach(file -> args.add("--router-file=" + file));
     FactCapture.WorkloadFacts w = f.workload();
     args.add("--workload-tool=" + w.tool());
     option(args, "--workload-package", w.versionPackage());
     option(args, "--dataset", w.dataset());
     args.add("--seed=" + w.seed());
+    option(args, "--workload-tokenizer", w.tokenizer());
+    option(args, "--engine-seed", f.engineSeed());
     return args;
   }
 

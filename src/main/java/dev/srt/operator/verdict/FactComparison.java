@@ -156,11 +156,39 @@ public final class FactComparison {
     if (listed && kind == FactKind.HELD_CONSTANT) {
       unknown.add(new Unknown(name, unknownIn, why));
     }
+    if (values.size() > 1 && withinTolerance(name, values.keySet())) {
+      values = Map.of(values.keySet().iterator().next(), List.of());
+    }
     if (values.size() > 1) {
       differing.add(new Difference(name, kind, values.entrySet().stream().map(e -> new Group(e.getKey(), e.getValue())).toList()));
     } else if (values.size() == 1 && unknownIn.isEmpty() && kind == FactKind.HELD_CONSTANT) {
       equal++;
     }
+  }
+
+  /**
+   * Facts that depend on the GPU memory free when the engine started ({@code max_total_num_tokens}:
+   * the KV-cache pages SGLang fits in what is left) and differ a little from run to run on the same
+   * GPUs. They are the same when every value is within this fraction of the largest.
+   */
+  public static final double MEMORY_DEPENDENT_TOLERANCE = 0.02;
+  private static final java.util.regex.Pattern MEMORY_DEPENDENT = java.util.regex.Pattern.compile("engine \\S+ server_args\\.max_total_num_tokens");
+
+  private static boolean withinTolerance(String name, java.util.Set<String> values) {
+    if (!MEMORY_DEPENDENT.matcher(name).matches()) {
+      return false;
+    }
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    for (String v : values) {
+      if (!v.matches("[0-9]{1,15}")) {
+        return false;
+      }
+      double d = Double.parseDouble(v);
+      min = Math.min(min, d);
+      max = Math.max(max, d);
+    }
+    return max > 0 && (max - min) / max <= MEMORY_DEPENDENT_TOLERANCE;
   }
 
   private static boolean hasParts(String name, Map<String, RunFact> facts) {

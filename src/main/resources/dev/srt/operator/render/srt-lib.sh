@@ -284,6 +284,15 @@ read -r -d '' SRT_FACTS_PY <<'PY' || true
 import argparse, glob, hashlib, json, os, platform, re, shutil, socket, subprocess, sys, time, urllib.error, urllib.request
 MAX_VALUE = 256
 NODE_FACTS = ("host", "kernel", "GPU model", "GPU count", "GPU driver", "CUDA version")
+# nvidia-smi --query-gpu fields of the ground the engines stand on: clocks, power, persistence, ECC, MIG
+GPU_GROUND = (("GPU application clocks", "clocks.applications.graphics,clocks.applications.memory"),
+              ("GPU max clocks", "clocks.max.graphics,clocks.max.memory"),
+              ("GPU power limit", "power.limit"),
+              ("GPU persistence mode", "persistence_mode"),
+              ("GPU ECC mode", "ecc.mode.current"),
+              ("GPU MIG mode", "mig.mode.current"))
+# torch's own CUDA runtime, cuDNN and NCCL, asked of the torch the engines import (a child process: importing torch is slow)
+TORCH_RUNTIME = "import json, torch; n = getattr(getattr(torch, 'cuda', None), 'nccl', None); print(json.dumps({'cuda': torch.version.cuda, 'cudnn': torch.backends.cudnn.version(), 'nccl': '.'.join(map(str, n.version())) if n else None}))"
 facts = []
 def clean(text):
     return "".join(c if c.isprintable() else "?" for c in text)
@@ -363,6 +372,35 @@ def node(out, index, packages):
         for name in NODE_FACTS[2:]:
             if not any(f["name"] == prefix + name for f in facts):
                 unknown(prefix + name, e)
+    for name, fields in GPU_GROUND:
+        try:
+            if smi is None:
+                raise RuntimeError("nvidia-smi is not on the PATH on " + host)
+            rows = [", ".join(c.strip() for c in l.split(",")) for l in run([smi, "--query-gpu=" + fields, "--format=csv,noheader"]).splitlines() if l.strip()]
+            known(prefix + name, same(rows))
+        except Exception as e:
+            unknown(prefix + name, e)
+    known(prefix + "Python", platform.python_implementation() + " " + platform.python_version())
+    try:
+        with open("/proc/cpuinfo") as f:
+            models = [l.split(":", 1)[1].strip() for l in f if l.startswith("model name")]
+        known(prefix + "CPU model", same(models) if models else platform.machine())
+    except Exception as e:
+        unknown(prefix + "CPU model", e)
+    try:
+        with open("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") as f:
+            known(prefix + "CPU governor", f.read().strip())
+    except FileNotFoundError:
+        known(prefix + "CPU governor", "none exposed")
+    except Exception as e:
+        unknown(prefix + "CPU governor", e)
+    try:
+        runtime = json.loads(run([sys.executable, "-c", TORCH_RUNTIME], 60).strip().splitlines()[-1])
+        for key, name in (("cuda", "torch CUDA runtime"), ("cudnn", "torch cuDNN"), ("nccl", "torch NCCL")):
+            known(prefix + name, str(runtime.get(key)) if runtime.get(key) is not None else "none")
+    except Exception as e:
+        for name in ("torch CUDA runtime", "torch cuDNN", "torch NCCL"):
+            unknown(prefix + name, e)
     package_facts(prefix + "package ", packages, sys.path)
     emulated_host = shutil.which("srt-emulated-host")
     if emulated_host:
@@ -386,6 +424,18 @@ def server_info(url):
         if e.code != 404:
             raise
         return get_json(url.rsplit("/", 1)[0] + "/get_server_info")
+def path_fact(name, path):
+    """A file's sha256, or a directory's tree digest (a tokenizer may be either)."""
+    if os.path.isdir(path):
+        try:
+            known(name, "tree " + tree_digest(path))
+        except Exception as e:
+            unknown(name, e)
+    else:
+        file_fact(name, path)
+def node_facts_value(engine):
+    f = next((f for f in facts if f["name"] == "engine %s server_args.random_seed" % engine), None)
+    return None if f is None else f.get("value")
 def tree_digest(root):
     h = hashlib.sha256()
     for d, dirs, files in os.walk(root):
@@ -449,6 +499,8 @@ def collect(a):
             known("router policy catalog digest", tree_digest(a.catalog_path))
         except Exception as e:
             unknown("router policy catalog digest", e)
+    for path in a.router_file:
+        path_fact("router file %s sha256" % path, path)
     model_dir = a.model_dir.rstrip("/") + "/"
     for f in a.model_file:
         file_fact("model %s sha256" % (f[len(model_dir):] if f.startswith(model_dir) else f), f)
@@ -469,7 +521,18 @@ def collect(a):
     else:
         known("workload dataset sha256", "none: the tool generates its prompts")
     known("workload seed", a.seed)
-    write(a.out, {"schema": 1, "capturedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "facts": facts})
+    if a.workload_tokenizer:
+        path_fact("workload tokenizer %s sha256" % a.workload_tokenizer, a.workload_tokenizer)
+    elif a.workload_tool != "custom":
+        known("workload tokenizer", "the served model's")
+    if a.engine_seed:
+        seeds = {name: node_facts_value(name) for name, _, _ in a.engine}
+        differ = sorted("%s reports %s" % (n, "no seed" if s is None else s) for n, s in seeds.items() if s != a.engine_seed)
+        if differ:
+            unknown("engines random seed", "started with --random-seed %s, but %s" % (a.engine_seed, ", ".join(differ)))
+        else:
+            known("engines random seed", a.engine_seed)
+    write(a.out, {"schema": 2, "capturedAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "facts": facts})
     print(sum(1 for f in facts if "unknown" in f))
 if sys.argv[1] == "node":
     node(sys.argv[2], sys.argv[3], sys.argv[4:])
@@ -494,6 +557,9 @@ p.add_argument("--workload-tool", default="")
 p.add_argument("--workload-package")
 p.add_argument("--dataset")
 p.add_argument("--seed", default="")
+p.add_argument("--router-file", action="append", default=[])
+p.add_argument("--workload-tokenizer")
+p.add_argument("--engine-seed")
 collect(p.parse_args(sys.argv[2:]))
 PY
 

@@ -25,16 +25,20 @@ class FactCaptureTest {
         org.assertj.core.groups.Tuple.tuple("worker-0", "http://{{node:0}}:6100/server_info"),
         org.assertj.core.groups.Tuple.tuple("worker-1", "http://{{node:0}}:6132/server_info"));
     assertThat(f.nodes()).isEqualTo(1);
-    assertThat(f.packages()).containsExactly("sglang", "torch");
-    assertThat(f.model().files()).containsExactly("/models/Qwen3-32B-FP8/config.json", "/models/Qwen3-32B-FP8/tokenizer.json",
+    assertThat(f.packages()).startsWith("sglang", "torch").contains("sgl-kernel", "flashinfer-python", "triton", "transformers");
+    assertThat(f.model().files()).startsWith("/models/Qwen3-32B-FP8/config.json", "/models/Qwen3-32B-FP8/tokenizer.json",
         "/models/Qwen3-32B-FP8/tokenizer_config.json", "/models/Qwen3-32B-FP8/generation_config.json",
-        "/models/Qwen3-32B-FP8/model.safetensors.index.json");
+        "/models/Qwen3-32B-FP8/model.safetensors.index.json").contains("/models/Qwen3-32B-FP8/tokenizer.model",
+        "/models/Qwen3-32B-FP8/special_tokens_map.json", "/models/Qwen3-32B-FP8/chat_template.jinja");
     assertThat(f.model().servedModelName()).isEqualTo("Qwen/Qwen3-32B-FP8");
     assertThat(f.workload()).isEqualTo(new FactCapture.WorkloadFacts("bench-serving", "sglang", null, 42));
     // sgl-router: the binary its build stage makes
     assertThat(f.router().kind()).isEqualTo("sgl-router");
     assertThat(f.router().binary()).endsWith("/target/release/sgl-router");
     assertThat(f.router().wheels()).isEmpty();
+    // the router's own tokenizer is hashed, and every engine is started with the workload's seed, which it must report
+    assertThat(f.router().files()).containsExactly("/models/Qwen3-32B-FP8/tokenizer.json");
+    assertThat(f.engineSeed()).isEqualTo("42");
   }
 
   @Test

@@ -85,9 +85,10 @@ class FactsProgramIT {
             new FactCapture.Engine("worker-3", 1, null, "the in-process Dynamo worker (dynamo.sglang) serves no SGLang HTTP API to ask")),
         2, List.of("fakeengine", "nosuchpackage"),
         new FactCapture.Router("sgl-router", bin.resolve("sgl router").toString(), List.of(work.resolve("wheels").toString()),
-            List.of("ai-dynamo"), "python", "411b4648e7fd50c776f0c787f1abb2592eeef41b", null),
+            List.of("ai-dynamo"), "python", "411b4648e7fd50c776f0c787f1abb2592eeef41b", null).withFiles(List.of(model + "/policy.yaml")),
         new FactCapture.Model(model, List.of(model + "/config.json", model + "/tokenizer.json"), "Qwen/Qwen3-32B-FP8"),
-        new FactCapture.WorkloadFacts("bench-serving", "fakeengine", work.resolve("prompts.jsonl").toString(), 42));
+        new FactCapture.WorkloadFacts("bench-serving", "fakeengine", work.resolve("prompts.jsonl").toString(), 42,
+            work.resolve("bench tokenizer").toString()), "7");
   }
 
   /** Runs the two steps a rendered script runs on node 0 (node 1's step is left out: it "failed"). */
@@ -116,11 +117,22 @@ class FactsProgramIT {
   @Test
   void everyFactIsFoundOutOrUnknownWithWhyAndTheRunGoesOn() throws Exception {
     executable("nvidia-smi", """
+        case "${1-}" in
+          --query-gpu=clocks.*) for i in 0 1; do echo "1980 MHz, 2619 MHz"; done; exit 0 ;;
+          --query-gpu=power.limit) echo "700.00 W"; echo "650.00 W"; exit 0 ;;
+          --query-gpu=persistence_mode|--query-gpu=ecc.mode.current) for i in 0 1; do echo "Enabled"; done; exit 0 ;;
+          --query-gpu=mig.mode.current) for i in 0 1; do echo "[N/A]"; done; exit 0 ;;
+        esac
         if [[ "${1-}" == --query-gpu=* ]]; then for i in 0 1; do echo "NVIDIA H100 80GB HBM3, 550.54.15"; done; exit 0; fi
         echo "| NVIDIA-SMI 550.54.15   Driver Version: 550.54.15   CUDA Version: 12.4 |"
         """);
     executable("sgl router", "echo 'sgl-router 0.2.4'\n");
     distribution(Files.createDirectories(work.resolve("site")), "fakeengine", "0.5.5");
+    Files.createDirectories(work.resolve("site/torch"));
+    Files.writeString(work.resolve("site/torch/__init__.py"), "class version:\n    cuda = '12.4'\n"
+        + "class backends:\n    class cudnn:\n        version = staticmethod(lambda: 90100)\n");
+    Files.createDirectories(work.resolve("bench tokenizer"));
+    Files.writeString(work.resolve("bench tokenizer/tokenizer.json"), "{}");
     distribution(Files.createDirectories(runDir.resolve("python")), "ai-dynamo", "1.2.0");
     Files.createDirectories(work.resolve("wheels"));
     Files.writeString(work.resolve("wheels/ai_dynamo_runtime-1.2.0-cp310-abi3-linux_x86_64.whl"), "wheel bytes");
@@ -145,7 +157,19 @@ class FactsProgramIT {
         .containsEntry("router policy catalog rev", "411b4648e7fd50c776f0c787f1abb2592eeef41b")
         .containsEntry("model tokenizer.json sha256", "absent")
         .containsEntry("model served name", "Qwen/Qwen3-32B-FP8")
-        .containsEntry("workload seed", "42");
+        .containsEntry("workload seed", "42")
+        // the ground the engines stand on: every GPU's clocks alike, the power limits not
+        .containsEntry("node 0 GPU application clocks", "1980 MHz, 2619 MHz").containsEntry("node 0 GPU max clocks", "1980 MHz, 2619 MHz")
+        .containsEntry("node 0 GPU power limit", "mixed: 650.00 W x1, 700.00 W x1").containsEntry("node 0 GPU persistence mode", "Enabled")
+        .containsEntry("node 0 GPU ECC mode", "Enabled").containsEntry("node 0 GPU MIG mode", "[N/A]")
+        .containsEntry("node 0 torch CUDA runtime", "12.4").containsEntry("node 0 torch cuDNN", "90100").containsEntry("node 0 torch NCCL", "none")
+        .containsEntry("router file " + work.resolve("model dir") + "/policy.yaml sha256", "absent")
+        // worker-0 reports the seed it was started with; worker-1 (an older server_info) and the unreachable worker-2 report none
+        .containsEntry("engines random seed", "unknown: started with --random-seed 7, but worker-1 reports no seed, worker-2 reports no seed");
+    assertThat(facts.get("node 0 Python")).matches("CPython 3\\.[0-9]+\\.[0-9]+");
+    assertThat(facts.get("node 0 CPU model")).isNotBlank().doesNotStartWith("unknown");
+    assertThat(facts.get("node 0 CPU governor")).isNotBlank().doesNotStartWith("unknown");
+    assertThat(facts.get("workload tokenizer " + work.resolve("bench tokenizer") + " sha256")).matches("tree [0-9a-f]{64}");
     assertThat(facts.get("node 0 kernel")).isNotBlank();
     assertThat(facts.get("model config.json sha256")).matches("[0-9a-f]{64}");
     assertThat(facts.get("workload dataset sha256")).matches("[0-9a-f]{64}");
@@ -170,6 +194,8 @@ class FactsProgramIT {
     assertThat(facts.get("router version")).startsWith("unknown: ").contains("exited with code 3");
     assertThat(facts.get("router wheel")).isEqualTo("unknown: no wheel at " + work.resolve("wheels"));
     assertThat(facts.get("workload dataset sha256")).isEqualTo("absent");
+    assertThat(facts.get("node 0 GPU power limit")).startsWith("unknown: nvidia-smi is not on the PATH on ");
+    assertThat(facts.get("node 0 torch CUDA runtime")).startsWith("unknown: ");
 
     Files.delete(runDir.resolve("facts.json"));
     Bash.Result none = Bash.script(runDir, 60, "RUN_DIR=$PWD\nSRT_PYTHON=/nonexistent/python3\n" + BashLibrary.text()

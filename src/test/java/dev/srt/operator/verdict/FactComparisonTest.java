@@ -91,6 +91,25 @@ class FactComparisonTest {
     }
   }
 
+  /** The KV-cache size SGLang fits in the free GPU memory differs a little between runs on the same GPUs: a stated tolerance. */
+  @Test
+  void theKvCacheSizeIsTheSameWithinItsToleranceAndDiffersBeyondIt() {
+    String name = "engine worker-0 server_args.max_total_num_tokens";
+    FactComparison close = FactComparison.of(arms(List.of(run(1, facts(name, "1000000")), run(2, facts(name, "998000"))),
+        List.of(run(1, facts(name, "980000")))));
+    assertThat(close.heldConstantEqual()).isTrue();
+    assertThat(close.equal()).isEqualTo(1);
+
+    FactComparison far = FactComparison.of(arms(List.of(run(1, facts(name, "1000000"))), List.of(run(1, facts(name, "979000")))));
+    assertThat(far.heldConstantEqual()).isFalse();
+    assertThat(far.heldConstant()).singleElement().satisfies(d -> assertThat(d.name()).isEqualTo(name));
+
+    // only that fact has a tolerance, and only between numbers
+    String other = "engine worker-0 server_args.max_running_requests";
+    assertThat(FactComparison.of(arms(List.of(run(1, facts(other, "1000"))), List.of(run(1, facts(other, "999"))))).heldConstantEqual()).isFalse();
+    assertThat(FactComparison.of(arms(List.of(run(1, facts(name, "1000"))), List.of(run(1, facts(name, "1000.5"))))).heldConstantEqual()).isFalse();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"node 0 host", "engine worker-0 node", "engine worker-0 server_args.random_seed",
       "engine worker-0 server_args.dist_init_addr"})

@@ -232,7 +232,8 @@ public final class DynamoFrontend implements Frontend {
         : d.wheel != null ? List.of(d.wheel) : List.of(DynamoInstall.cacheDir(ctx));
     var catalog = DynamoInstall.catalog(ctx);
     return new FactCapture.Router(TYPE, null, wheels, DynamoInstall.DISTRIBUTIONS,
-        runtimeEnv(ctx).get("PYTHONPATH"), catalog == null ? null : catalog.rev, catalog == null ? null : catalog.path);
+        runtimeEnv(ctx).get("PYTHONPATH"), catalog == null ? null : catalog.rev, catalog == null ? null : catalog.path)
+        .withFiles(java.util.Arrays.asList(Flags.get(ctx.arm().frontend.args, "router-policy-config")));
   }
 
   private static Map<String, Object> catalogFact(ArmContext ctx) {

@@ -168,7 +168,8 @@ public final class SglModelGatewayFrontend implements Frontend {
   /** The gateway is the cluster's {@code sglang-router} distribution. */
   @Override
   public FactCapture.Router routerFacts(ArmContext ctx) {
-    return new FactCapture.Router(TYPE, null, List.of(), List.of(DISTRIBUTION), null, null, null);
+    return new FactCapture.Router(TYPE, null, List.of(), List.of(DISTRIBUTION), null, null, null)
+        .withFiles(java.util.Arrays.asList(Flags.get(ctx.arm().frontend.args, "tokenizer-path")));
   }
 
   @Override

@@ -163,6 +163,12 @@ public final class SglRouterFrontend implements Frontend {
     return ctx.routerEndpoint("/readyz");
   }
 
+  /** The tokenizer the router loads: the arm's {@code tokenizer-path}, else the one it is given. */
+  static List<String> tokenizerFiles(ArmContext ctx) {
+    String given = Flags.get(ctx.arm().frontend.args, "tokenizer-path");
+    return List.of(given != null ? given : ctx.tokenizerPath());
+  }
+
   /** {@code --model-id} and {@code --tokenizer-path}, each unless the arm sets it explicitly. */
   public static List<String> managedModelArgs(ArmContext ctx) {
     Map<String, Object> args = ctx.arm().frontend.args;
@@ -197,7 +203,7 @@ public final class SglRouterFrontend implements Frontend {
   /** The router binary: hashed, and asked for its --version. */
   @Override
   public FactCapture.Router routerFacts(ArmContext ctx) {
-    return new FactCapture.Router(TYPE, executable(ctx), List.of(), List.of(), null, null, null);
+    return new FactCapture.Router(TYPE, executable(ctx), List.of(), List.of(), null, null, null).withFiles(tokenizerFiles(ctx));
   }
 
   static String executable(ArmContext ctx) {
