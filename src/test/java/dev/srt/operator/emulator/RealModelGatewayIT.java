@@ -113,8 +113,9 @@ class RealModelGatewayIT {
       assertThat(gateway.isAlive()).as("the gateway exited:\n%s", gateway.logTail()).isTrue();
       return get(base + readyPath).status() == 200;
     });
+    // /readiness wants one healthy worker; the other's registration may finish a moment later
+    await().atMost(Duration.ofSeconds(30)).until(() -> get(base + "/workers").json().path("total").asInt() == 2);
     JsonNode workers = get(base + "/workers").json();
-    assertThat(workers.path("total").asInt()).as(gateway.logTail()).isEqualTo(2);
     assertThat(workers.path("workers")).allSatisfy(w -> {
       assertThat(w.path("model_id").asText()).isEqualTo(MODEL);
       assertThat(w.path("is_healthy").asBoolean()).isTrue();
