@@ -20,6 +20,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -164,6 +165,9 @@ public final class SglangWorker implements EmulatedProcess {
   private final LongAdder cachedTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
   private final LongAdder requests = new LongAdder();
+  /** Prompt tokens of the requests admitted and not yet finished: the load {@code /get_load} reports. */
+  private final AtomicLong tokensInFlight = new AtomicLong();
+  private final TextCompletions texts = new TextCompletions(new TextEngine());
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "worker-startup");
@@ -219,6 +223,9 @@ public final class SglangWorker implements EmulatedProcess {
         .on("/get_model_info", this::modelInfo)
         .on("/v1/models", this::models)
         .on("/v1/chat/completions", this::chat)
+        .on("/generate", texts::generate)
+        .on("/v1/completions", texts::completions)
+        .on("/get_load", this::load)
         .on("/flush_cache", this::flushCache)
         .on("/metrics", this::metrics));
     server.start();
@@ -460,6 +467,7 @@ public final class SglangWorker implements EmulatedProcess {
     runningSlots.acquireUninterruptibly();
     queued.decrementAndGet();
     running.incrementAndGet();
+    tokensInFlight.addAndGet(prompt.size());
     try {
       int cached;
       if (room != null && opts.disaggregation().decode()) {
@@ -499,8 +507,58 @@ public final class SglangWorker implements EmulatedProcess {
       }
       requests.increment();
     } finally {
+      tokensInFlight.addAndGet(-prompt.size());
       running.decrementAndGet();
       runningSlots.release();
+    }
+  }
+
+  private void load(HttpExchange ex) throws IOException {
+    Http.sendJson(ex, 200, EngineLoad.json(running.get(), queued.get(), tokensInFlight.get()));
+  }
+
+  /**
+   * {@code /generate} and {@code /v1/completions} ({@link TextCompletions}) run through the same
+   * slots, prefill lane, cache and counters as chat; always as an aggregated engine.
+   */
+  private final class TextEngine implements TextCompletions.Engine {
+    @Override
+    public boolean ready() {
+      return ready;
+    }
+
+    @Override
+    public String servedModelName() {
+      return opts.servedModelName();
+    }
+
+    @Override
+    public int tokensPerChunk(int n) {
+      return Math.max(Math.max(1, opts.streamInterval()), (n + opts.maxChunks() - 1) / Math.max(1, opts.maxChunks()));
+    }
+
+    @Override
+    public void serve(List<String> prompt, DeterministicReply reply, TextCompletions.Reply write) throws IOException {
+      queued.incrementAndGet();
+      runningSlots.acquireUninterruptibly();
+      queued.decrementAndGet();
+      running.incrementAndGet();
+      tokensInFlight.addAndGet(prompt.size());
+      try {
+        int cached = prefill(prompt);
+        decoding.incrementAndGet();
+        try {
+          write.write(cached, n -> sleep(opts.latency().decodeNanos(n, decoding.get())));
+        } finally {
+          decoding.decrementAndGet();
+        }
+        generationTokens.add(reply.words().size());
+        requests.increment();
+      } finally {
+        tokensInFlight.addAndGet(-prompt.size());
+        running.decrementAndGet();
+        runningSlots.release();
+      }
     }
   }
 
