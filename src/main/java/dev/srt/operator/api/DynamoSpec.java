@@ -95,7 +95,11 @@ public class DynamoSpec {
     return discovery == null ? "etcd" : discovery;
   }
 
-  /** The event plane in effect: {@link #eventPlane}, else Dynamo's default for the discovery backend. */
+  /**
+   * The event plane in effect: {@link #eventPlane}, else NATS with etcd discovery (Dynamo's
+   * default before 1.6, which arms keep by exporting it: 1.6.1 defaults to ZMQ everywhere) and
+   * ZMQ otherwise. Every Dynamo process gets it as {@code DYN_EVENT_PLANE}.
+   */
   @JsonIgnore
   public String eventPlaneOrDefault() {
     return eventPlane != null ? eventPlane : "etcd".equals(discoveryOrDefault()) ? "nats" : "zmq";

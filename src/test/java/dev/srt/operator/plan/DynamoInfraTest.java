@@ -103,8 +103,13 @@ class DynamoInfraTest {
       assertThat(dynamoProcesses(p)).allSatisfy(q -> assertThat(q.env()).containsEntry("NATS_SERVER", "nats://127.0.0.1:4222"));
       assertThat(p.preflight()).extracting(RunPlan.Preflight::field).containsExactly("spec.infra.etcd", "spec.infra.natsServer");
     }
-    // Without an event plane, Dynamo's own default with etcd discovery is NATS: the arm starts it.
-    assertThat(plan("    requestPlane: tcp\n", "dynamo-kv", Mode.DIRECT).facts()).containsEntry("dynamoEventPlane", "nats");
+    // Without an event plane, the arm means NATS with etcd discovery (Dynamo's default before 1.6)
+    // and starts it, and says so to every Dynamo process: Dynamo 1.6.1 would otherwise pick ZMQ.
+    RunPlan unset = plan("    requestPlane: tcp\n", "dynamo-kv", Mode.DIRECT);
+    assertThat(unset.facts()).containsEntry("dynamoEventPlane", "nats");
+    assertThat(dynamoProcesses(unset)).isNotEmpty().allSatisfy(q -> assertThat(q.env()).containsEntry("DYN_EVENT_PLANE", "nats"));
+    RunPlan file = plan("    discovery: file\n    requestPlane: tcp\n", "dynamo-kv", Mode.DIRECT);
+    assertThat(dynamoProcesses(file)).isNotEmpty().allSatisfy(q -> assertThat(q.env()).containsEntry("DYN_EVENT_PLANE", "zmq"));
     assertThat(plan("    requestPlane: nats\n    eventPlane: nats\n", "dynamo-kv", Mode.SLURM).process("router").env())
         .containsEntry("NATS_SERVER", "nats://{{node:0}}:4222").containsEntry("DYN_REQUEST_PLANE", "nats").containsEntry("DYN_EVENT_PLANE", "nats");
   }

@@ -261,9 +261,13 @@ public final class DynamoFrontend implements Frontend {
     }
     env.putAll(DynamoInfra.env(ctx));
     env.put("DYN_REQUEST_PLANE", d.requestPlane == null ? "tcp" : d.requestPlane);
-    if (d.eventPlane != null) {
-      env.put("DYN_EVENT_PLANE", d.eventPlane);
-    }
+    // Always the plane the plan means (and records as dynamoEventPlane, and starts NATS for):
+    // Dynamo's own default moved. At 1.6.1 an unset DYN_EVENT_PLANE is ZMQ for every discovery
+    // backend (ai-dynamo 1.6.1 wheel, dynamo/frontend/frontend_args.py, --event-plane help; run
+    // for real, the frontend logs "Using direct-ZMQ KV event ingress" and ignores NATS-published
+    // workers), where earlier releases used NATS with etcd; left unset, an etcd arm would start
+    // nats-server for nothing and report a plane it does not use.
+    env.put("DYN_EVENT_PLANE", d.eventPlaneOrDefault());
     return env;
   }
 
