@@ -153,7 +153,7 @@ public final class SglangWorker implements EmulatedProcess {
 
   private final Options opts;
   private final Disaggregation disaggregation;
-  private final PrefixCache cache;
+  private final EngineKvCache cache;
   private final Semaphore runningSlots;
   private final PrefillLane prefillLane = new PrefillLane();
   private final AtomicInteger running = new AtomicInteger();
@@ -183,7 +183,9 @@ public final class SglangWorker implements EmulatedProcess {
   public SglangWorker(Options opts) {
     this.opts = opts;
     this.disaggregation = new Disaggregation(opts.disaggregation());
-    this.cache = new PrefixCache(Math.max(1, opts.cacheTokens() / opts.pageSize()));
+    // a follower rank publishes no KV events: its cache is the leader's (attn-TP rank 0 publishes in SGLang)
+    this.cache = new EngineKvCache(Math.max(1, opts.cacheTokens() / opts.pageSize()), opts.pageSize(),
+        opts.follower() ? null : KvEventPublisher.open(opts.kvEventsConfig(), System.err));
     this.runningSlots = new Semaphore(Math.max(1, opts.maxRunningRequests()), true);
     this.randomSeed = ServerArgs.resolve(Json.object(), opts.otherArgs()).get("random_seed");
   }
@@ -293,6 +295,7 @@ public final class SglangWorker implements EmulatedProcess {
       g.close();
     }
     disaggregation.close();
+    cache.close();
     HttpServer s = server;
     if (s != null) {
       s.stop(0);
@@ -472,7 +475,7 @@ public final class SglangWorker implements EmulatedProcess {
         }
         cached = decodeFrom(prompt, transfer);
       } else {
-        cached = prefill(prompt);
+        cached = prefill(PromptTokenIds.of(prompt));
         if (prefillOnly) {
           disaggregation.handOff(room, prompt.size(), cached);
         }
@@ -513,7 +516,7 @@ public final class SglangWorker implements EmulatedProcess {
   private int decodeFrom(List<String> prompt, Disaggregation.Transfer transfer) {
     sleep(opts.latency().baseNanos());
     if (opts.disaggregation().decodeRadixCache()) {
-      cache.insert(BlockHasher.chain(prompt, opts.pageSize()));
+      cache.insert(PromptTokenIds.of(prompt));
     }
     return transfer.cachedTokens();
   }
@@ -525,18 +528,16 @@ public final class SglangWorker implements EmulatedProcess {
    * group finds that prefix cached. Bookings are in lane order, so matching and inserting at
    * booking time is what each prompt would see when its turn comes.
    */
-  private int prefill(List<String> prompt) {
-    long[] chain = BlockHasher.chain(prompt, opts.pageSize());
+  private int prefill(int[] prompt) {
     sleep(opts.latency().baseNanos());
     int cached;
     long done;
     synchronized (prefillLane) {
-      cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
-      cache.insert(chain);
-      done = prefillLane.book(opts.latency().prefillNanos(prompt.size() - cached, cached));
+      cached = Math.min(cache.matchAndInsert(prompt) * opts.pageSize(), Math.max(0, prompt.length - 1));
+      done = prefillLane.book(opts.latency().prefillNanos(prompt.length - cached, cached));
     }
     sleepUntil(done);
-    promptTokens.add(prompt.size());
+    promptTokens.add(prompt.length);
     cachedTokens.add(cached);
     return cached;
   }
