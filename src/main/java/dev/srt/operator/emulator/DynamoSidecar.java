@@ -2,21 +2,16 @@ package dev.srt.operator.emulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The Dynamo SGLang sidecar ({@code python3 -m dynamo.sglang.sidecar}): attaches to the engine's
- * native gRPC port, learns the engine from it, registers one {@code generate} instance (in etcd or
+ * native gRPC port, learns the engine from it ({@code GetServerInfo}), registers one {@code generate} instance (in etcd or
  * the file store, see {@link DiscoveryBackend}) and holds it while the engine lives. Losing the
  * engine removes the registration and ends the sidecar with status 1 (the supervisor then stops
  * the pair); SIGTERM removes it and ends 0.
@@ -69,7 +64,7 @@ public final class DynamoSidecar implements EmulatedProcess {
   private final PrintStream err;
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private volatile NatsConnection nats;
-  private volatile Socket engine;
+  private volatile EngineGrpcClient engine;
   private volatile DiscoveryBackend.Registrar registrar;
   private volatile String component;
   private volatile HttpServer system;
@@ -114,63 +109,55 @@ public final class DynamoSidecar implements EmulatedProcess {
     String host = opts.grpcHost().equals("0.0.0.0") ? "127.0.0.1" : opts.grpcHost();
     long deadline = System.currentTimeMillis() + opts.startupDeadlineMs();
     int attempts = 0;
+    EngineGrpcClient client = new EngineGrpcClient(host, opts.grpcPort());
+    engine = client;
+    JsonNode info;
     while (true) {
       try {
-        Socket s = new Socket();
         attempts++;
-        s.connect(new InetSocketAddress(host, opts.grpcPort()), 2000);
-        engine = s;
+        info = client.serverInfo(2000);
         // the attempt count shows whether the engine's port was already bound when this process started
         err.printf("dynamo.sglang.sidecar (emulated): connected to engine gRPC %s:%d at epoch ms %d after %d attempt(s)%n",
             host, opts.grpcPort(), System.currentTimeMillis(), attempts);
         break;
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         if (System.currentTimeMillis() >= deadline || exit.isDone()) {
           err.printf("dynamo.sglang.sidecar (emulated): engine gRPC %s:%d not reachable before the startup deadline%n",
               host, opts.grpcPort());
+          client.close();
           return 1;
         }
         sleep(Math.min(opts.retryIntervalMs(), Math.max(1, deadline - System.currentTimeMillis())));
       }
     }
-    try (Socket s = engine;
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))) {
-      s.setSoTimeout(10_000);
-      String line = in.readLine();
-      if (line == null) {
-        err.println("dynamo.sglang.sidecar (emulated): the engine closed the channel before describing itself");
-        return 1;
-      }
-      JsonNode info = Json.parse(line);
+    try {
       String mode = opts.disaggregationMode() != null ? opts.disaggregationMode()
           : info.path("disaggregation_mode").asText(FileDiscovery.Instance.AGGREGATED);
       // Dynamo's SGLang workers serve prefill under their own component, decode and aggregated under backend
       component = opts.component() != null ? opts.component() : mode.equals("prefill") ? "prefill" : "backend";
       long instanceId = registrar.instanceId();
-      String httpUrl = info.path("http_url").asText();
-      BootstrapServer bootstrap = mode.equals("prefill") ? bootstrap(httpUrl, info.path("bootstrap_port").asInt()) : null;
+      // the engine's HTTP server, where the gRPC endpoint's host reaches it
+      String httpUrl = "http://" + host + ":" + info.path("port").asInt();
+      BootstrapServer bootstrap = mode.equals("prefill") ? bootstrap(httpUrl, info.path("disaggregation_bootstrap_port").asInt()) : null;
       registrar.register(new FileDiscovery.Instance(opts.namespace(), component, "generate",
           instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), httpUrl,
           info.path("page_size").asInt(16), ProcessHandle.current().pid(), mode, bootstrap));
       err.printf("dynamo.sglang.sidecar (emulated): registered %s.%s.generate instance %x for %s (%s, disaggregation mode %s)%s%n",
           opts.namespace(), component, instanceId, info.path("served_model_name").asText(), httpUrl, mode,
           bootstrap == null ? "" : ", bootstrap server " + bootstrap.host() + ":" + bootstrap.port());
-      s.setSoTimeout(0);
-      while (in.read() >= 0) {
-        // the engine writes nothing more; end-of-stream means it is gone
+      io.grpc.Status end = client.watchUntilGone();
+      if (exit.isDone()) {
+        return 0;
       }
+      err.println("dynamo.sglang.sidecar (emulated): the engine went away (" + end.getCode() + "); deregistering and exiting");
     } catch (IOException | RuntimeException e) {
       if (exit.isDone()) {
         return 0;
       }
       err.println("dynamo.sglang.sidecar (emulated): engine channel failed: " + e.getMessage());
-      deregister();
-      return 1;
+    } finally {
+      client.close();
     }
-    if (exit.isDone()) {
-      return 0;
-    }
-    err.println("dynamo.sglang.sidecar (emulated): the engine went away; deregistering and exiting");
     deregister();
     return 1;
   }
@@ -226,13 +213,9 @@ public final class DynamoSidecar implements EmulatedProcess {
       r.close();
     }
     if (first) {
-      Socket s = engine;
-      if (s != null) {
-        try {
-          s.close();
-        } catch (IOException e) {
-          // already closed
-        }
+      EngineGrpcClient c = engine;
+      if (c != null) {
+        c.close();
       }
     }
     HttpServer sys = system;

@@ -2,6 +2,7 @@ package dev.srt.operator.emulator;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 /**
  * A bounded set of chained block hashes with least-recently-used eviction. The engine uses one as
@@ -14,6 +15,11 @@ public final class PrefixCache {
   private final LinkedHashMap<Long, Boolean> blocks;
 
   public PrefixCache(int capacityBlocks) {
+    this(capacityBlocks, evicted -> { });
+  }
+
+  /** {@code onEvict} hears of each block evicted to make room (not of {@link #clear()}), under this cache's lock. */
+  public PrefixCache(int capacityBlocks, LongConsumer onEvict) {
     if (capacityBlocks < 1) {
       throw new IllegalArgumentException("cache capacity must be at least one block");
     }
@@ -21,7 +27,11 @@ public final class PrefixCache {
     this.blocks = new LinkedHashMap<>(256, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-        return size() > PrefixCache.this.capacityBlocks;
+        boolean evict = size() > PrefixCache.this.capacityBlocks;
+        if (evict) {
+          onEvict.accept(eldest.getKey());
+        }
+        return evict;
       }
     };
   }

@@ -154,7 +154,7 @@ public final class SglangWorker implements EmulatedProcess {
 
   private final Options opts;
   private final Disaggregation disaggregation;
-  private final PrefixCache cache;
+  private final EngineKvCache cache;
   private final Semaphore runningSlots;
   private final PrefillLane prefillLane = new PrefillLane();
   private final AtomicInteger running = new AtomicInteger();
@@ -179,7 +179,7 @@ public final class SglangWorker implements EmulatedProcess {
   private final JsonNode randomSeed;
   private volatile boolean ready;
   private volatile HttpServer server;
-  private volatile EngineRpcPort rpc;
+  private volatile EngineGrpcService rpc;
   private volatile DistributedGroup group;
   /** How long ranks wait for each other, as torch.distributed's rendezvous timeout. */
   static final Duration JOIN_TIMEOUT = Duration.ofMinutes(10);
@@ -187,7 +187,9 @@ public final class SglangWorker implements EmulatedProcess {
   public SglangWorker(Options opts) {
     this.opts = opts;
     this.disaggregation = new Disaggregation(opts.disaggregation());
-    this.cache = new PrefixCache(Math.max(1, opts.cacheTokens() / opts.pageSize()));
+    // a follower rank publishes no KV events: its cache is the leader's (attn-TP rank 0 publishes in SGLang)
+    this.cache = new EngineKvCache(Math.max(1, opts.cacheTokens() / opts.pageSize()), opts.pageSize(),
+        opts.follower() ? null : KvEventPublisher.open(opts.kvEventsConfig(), System.err));
     this.runningSlots = new Semaphore(Math.max(1, opts.maxRunningRequests()), true);
     this.randomSeed = ServerArgs.resolve(Json.object(), opts.otherArgs()).get("random_seed");
   }
@@ -242,7 +244,7 @@ public final class SglangWorker implements EmulatedProcess {
   private void becomeReady() {
     try {
       if (opts.grpcPort() != null) {
-        rpc = new EngineRpcPort(opts.grpcPort(), Json.write(handshake()));
+        rpc = new EngineGrpcService(opts.grpcPort(), new TokenizedEngine());
         System.err.printf("sglang.launch_server (emulated): native gRPC on 127.0.0.1:%d (bound at epoch ms %d)%n", rpc.port(),
             System.currentTimeMillis());
       }
@@ -254,27 +256,13 @@ public final class SglangWorker implements EmulatedProcess {
     }
   }
 
-  /** What the sidecar learns about this engine; see {@link EngineRpcPort}. */
-  private ObjectNode handshake() {
-    ObjectNode h = Json.object();
-    h.put("engine", "sglang");
-    h.put("http_url", Http.baseUrl(server));
-    h.put("served_model_name", opts.servedModelName());
-    h.put("model_path", opts.modelPath());
-    h.put("page_size", opts.pageSize());
-    h.put("disaggregation_mode", opts.disaggregation().mode());
-    h.put("bootstrap_port", disaggregation.bootstrapPort());
-    h.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
-    return h;
-  }
-
   public int port() {
     return server.getAddress().getPort();
   }
 
   /** The bound native port, or -1 before the engine is ready or without {@code --grpc-port}. */
   public int grpcPort() {
-    EngineRpcPort r = rpc;
+    EngineGrpcService r = rpc;
     return r == null ? -1 : r.port();
   }
 
@@ -291,7 +279,7 @@ public final class SglangWorker implements EmulatedProcess {
   public void close() {
     ready = false;
     timer.shutdownNow();
-    EngineRpcPort r = rpc;
+    EngineGrpcService r = rpc;
     if (r != null) {
       r.close();
     }
@@ -300,6 +288,7 @@ public final class SglangWorker implements EmulatedProcess {
       g.close();
     }
     disaggregation.close();
+    cache.close();
     HttpServer s = server;
     if (s != null) {
       s.stop(0);
@@ -349,13 +338,18 @@ public final class SglangWorker implements EmulatedProcess {
     if (answerUnlessReady(ex)) {
       return;
     }
+    Http.sendJson(ex, 200, serverInfo());
+  }
+
+  /** SGLang's server info: {@code /server_info}, and the gRPC {@code GetServerInfo}. */
+  private ObjectNode serverInfo() {
     ObjectNode info = Json.object();
     info.put("model_path", opts.modelPath());
     info.put("tokenizer_path", opts.modelPath());
     info.set("random_seed", randomSeed);
     info.put("served_model_name", opts.servedModelName());
     info.put("host", opts.host());
-    info.put("port", opts.port());
+    info.put("port", server == null ? opts.port() : port()); // what it bound: --port 0 (tests) asks for any
     if (opts.grpcPort() == null) {
       info.putNull("grpc_port");
     } else {
@@ -388,10 +382,14 @@ public final class SglangWorker implements EmulatedProcess {
     out.putArray("internal_states").addObject().put("last_gen_throughput", 0.0);
     out.put("version", VERSION);
     out.set("kv_events", kvEventsDescriptor(opts.kvEventsConfig(), opts.pageSize()));
-    Http.sendJson(ex, 200, out);
+    return out;
   }
 
   private void modelInfo(HttpExchange ex) throws IOException {
+    Http.sendJson(ex, 200, modelInfo());
+  }
+
+  private ObjectNode modelInfo() {
     ObjectNode info = Json.object();
     info.put("model_path", opts.modelPath());
     info.put("tokenizer_path", opts.modelPath());
@@ -402,7 +400,7 @@ public final class SglangWorker implements EmulatedProcess {
     info.put("has_audio_understanding", false);
     info.put("model_type", "emulated");
     info.putArray("architectures").add("EmulatedForCausalLM");
-    Http.sendJson(ex, 200, info);
+    return info;
   }
 
   private void models(HttpExchange ex) throws IOException {
@@ -480,7 +478,7 @@ public final class SglangWorker implements EmulatedProcess {
         }
         cached = decodeFrom(prompt, transfer);
       } else {
-        cached = prefill(prompt);
+        cached = prefill(PromptTokenIds.of(prompt));
         if (prefillOnly) {
           disaggregation.handOff(room, prompt.size(), cached);
         }
@@ -571,7 +569,7 @@ public final class SglangWorker implements EmulatedProcess {
   private int decodeFrom(List<String> prompt, Disaggregation.Transfer transfer) {
     sleep(opts.latency().baseNanos());
     if (opts.disaggregation().decodeRadixCache()) {
-      cache.insert(BlockHasher.chain(prompt, opts.pageSize()));
+      cache.insert(PromptTokenIds.of(prompt));
     }
     return transfer.cachedTokens();
   }
@@ -583,18 +581,16 @@ public final class SglangWorker implements EmulatedProcess {
    * group finds that prefix cached. Bookings are in lane order, so matching and inserting at
    * booking time is what each prompt would see when its turn comes.
    */
-  private int prefill(List<String> prompt) {
-    long[] chain = BlockHasher.chain(prompt, opts.pageSize());
+  private int prefill(int[] prompt) {
     sleep(opts.latency().baseNanos());
     int cached;
     long done;
     synchronized (prefillLane) {
-      cached = Math.min(cache.match(chain) * opts.pageSize(), Math.max(0, prompt.size() - 1));
-      cache.insert(chain);
-      done = prefillLane.book(opts.latency().prefillNanos(prompt.size() - cached, cached));
+      cached = Math.min(cache.matchAndInsert(prompt) * opts.pageSize(), Math.max(0, prompt.length - 1));
+      done = prefillLane.book(opts.latency().prefillNanos(prompt.length - cached, cached));
     }
     sleepUntil(done);
-    promptTokens.add(prompt.size());
+    promptTokens.add(prompt.length);
     cachedTokens.add(cached);
     return cached;
   }
@@ -648,6 +644,91 @@ public final class SglangWorker implements EmulatedProcess {
   private static void sleepUntil(long deadline) {
     for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
       LockSupport.parkNanos(left);
+    }
+  }
+
+  /**
+   * The engine as its gRPC service sees it ({@link EngineGrpcService}): a tokenized request is
+   * admitted, prefilled and decoded as a chat request is, and streams its output ids incrementally
+   * (the engine runs with {@code --incremental-streaming-output} for the sidecar), in at most
+   * {@code SRT_EMULATOR_MAX_CHUNKS} chunks. The output repeats the prompt's ids (ids the model's
+   * tokenizer knows); {@code max_new_tokens} of them (default 64), finishing with {@code length}.
+   */
+  private final class TokenizedEngine implements EngineGrpcService.Engine {
+    @Override
+    public boolean healthy() {
+      return ready;
+    }
+
+    @Override
+    public String serverInfoJson() {
+      return Json.write(serverInfo());
+    }
+
+    @Override
+    public String modelPath() {
+      return opts.modelPath();
+    }
+
+    @Override
+    public String modelInfoJson() {
+      return Json.write(modelInfo());
+    }
+
+    @Override
+    public String servedModelName() {
+      return opts.servedModelName();
+    }
+
+    @Override
+    public int contextLength() {
+      return opts.contextLength();
+    }
+
+    @Override
+    public void generate(SglangProto.GenerateRequest req, EngineGrpcService.GenerateSink sink) {
+      int[] prompt = req.inputIds();
+      int n = req.maxNewTokens() == null ? DEFAULT_MAX_TOKENS : Math.max(0, req.maxNewTokens());
+      queued.incrementAndGet();
+      runningSlots.acquireUninterruptibly();
+      queued.decrementAndGet();
+      running.incrementAndGet();
+      decoding.incrementAndGet();
+      try {
+        int cached = prefill(prompt);
+        int perChunk = Math.max(Math.max(1, opts.streamInterval()), (n + opts.maxChunks() - 1) / Math.max(1, opts.maxChunks()));
+        int sent = 0;
+        do {
+          int to = Math.min(n, sent + perChunk);
+          sleep(opts.latency().decodeNanos(sent == 0 ? Math.max(0, to - sent - 1) : to - sent, decoding.get()));
+          if (sink.cancelled()) {
+            return;
+          }
+          int[] ids = new int[to - sent];
+          for (int i = 0; i < ids.length; i++) {
+            ids[i] = prompt.length == 0 ? 0 : prompt[(sent + i) % prompt.length];
+          }
+          sent = to;
+          sink.chunk(ids, meta(req, prompt.length, cached, sent, sent == n), sent == n);
+        } while (sent < n);
+        generationTokens.add(n);
+        requests.increment();
+      } finally {
+        decoding.decrementAndGet();
+        running.decrementAndGet();
+        runningSlots.release();
+      }
+    }
+
+    /** SGLang's meta_info, each value JSON text as its gRPC server writes it. */
+    private Map<String, String> meta(SglangProto.GenerateRequest req, int promptTokens, int cached, int completion, boolean last) {
+      Map<String, String> m = new java.util.LinkedHashMap<>();
+      m.put("id", Json.write(Json.mapper().getNodeFactory().textNode(req.rid() == null ? "" : req.rid())));
+      m.put("prompt_tokens", String.valueOf(promptTokens));
+      m.put("completion_tokens", String.valueOf(completion));
+      m.put("cached_tokens", String.valueOf(cached));
+      m.put("finish_reason", last ? "{\"type\":\"length\",\"length\":" + completion + "}" : "null");
+      return m;
     }
   }
 

@@ -8,12 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -166,17 +162,18 @@ class SglangWorkerIT {
   }
 
   @Test
-  void theNativePortOpensOnceReadyAndDescribesTheEngine() throws Exception {
+  void theNativePortOpensOnceReadyServesGetServerInfoAndEndsItsStateStreamWithTheEngine() throws Exception {
     SglangWorker w = start(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "300"), "--grpc-port", "0");
     assertThat(w.grpcPort()).isEqualTo(-1);
     await().atMost(Duration.ofSeconds(5)).until(() -> w.grpcPort() > 0);
-    try (Socket s = new Socket("127.0.0.1", w.grpcPort());
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))) {
-      JsonNode hello = Json.parse(in.readLine());
-      assertThat(hello.path("http_url").asText()).isEqualTo(url(w));
-      assertThat(hello.path("served_model_name").asText()).isEqualTo(MODEL);
+    try (EngineGrpcClient client = new EngineGrpcClient("127.0.0.1", w.grpcPort())) {
+      JsonNode info = client.serverInfo(5000);
+      assertThat(info.path("port").asInt()).isEqualTo(w.port());
+      assertThat(info.path("served_model_name").asText()).isEqualTo(MODEL);
+      assertThat(info.path("kv_events").path("block_size").asInt()).isEqualTo(16);
+      var ended = java.util.concurrent.CompletableFuture.supplyAsync(client::watchUntilGone);
       w.close();
-      assertThat(in.read()).isEqualTo(-1);
+      assertThat(ended.get(10, java.util.concurrent.TimeUnit.SECONDS).isOk()).isFalse();
     }
   }
 }
