@@ -67,7 +67,7 @@ final class PollScript {
         # field N NAME VALUE: a fact of run number N (position in the arrays), length-prefixed.
         field() { printf 'F %%s %%s %%s\\n%%s\\n' "${run_idx[$1]}" "$2" "${#3}" "$3"; }
         %s
-        declare -A refused=()
+        refused=()
         # refuse N: run number N has a file that the reader refused ($SRT_WHY); said once per poll, for all its files.
         refuse() { refused[$1]+=${refused[$1]:+; }$SRT_WHY; }
         # first_digits N FILE LIMIT: the digits of the first line (at most LIMIT bytes) of run N's FILE in REPLY.

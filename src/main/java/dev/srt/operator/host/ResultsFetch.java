@@ -111,7 +111,10 @@ public final class ResultsFetch {
           srt_open_run_file "$1" || rc=$?
           if [ "$rc" -eq 2 ]; then printf 'N %%s %%s\\n' "$2" "$SRT_KIND"; fi
           [ "$rc" -eq 0 ] || return 1
-          if [ "$(stat -L -c %%s -- "/dev/fd/$SRT_FD")" -gt %d ]; then printf 'O %%s\\n' "$2"; done_with; return 1; fi
+          set -- "$1" "$2" $(stat -L -c '%%s %%h' -- "/dev/fd/$SRT_FD")
+          # a second name (a hard link to secret.env) is refused as the reader refuses it for content
+          if [ "${4:-}" != 1 ]; then printf 'N %%s hardlink\\n' "$2"; done_with; return 1; fi
+          if [ "${3:-0}" -gt %d ]; then printf 'O %%s\\n' "$2"; done_with; return 1; fi
         }
         done_with() { exec {SRT_FD}<&-; }
         # scrape FILE NAME LIMIT: the scrape headers and the counters the numbers need

@@ -14,6 +14,8 @@ import java.time.Duration;
  * ({@link RunFileReader}), so a FIFO swapped in cannot block it.
  */
 public final class RunLogs {
+  /** The most bytes of a log's end that {@link #tail} reads. */
+  static final int TAIL_BYTES = 16 * 1024 * 1024;
   /** A log name as {@code --process} takes it. */
   public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]*");
 
@@ -37,9 +39,10 @@ public final class RunLogs {
         echo "logs/$2.log is not a regular file of the run directory (a link?): not read" >&2; exit 5
       fi
       """;
+  /** The last lines of at most the log's last {@value #TAIL_BYTES} bytes: a huge log is not read through. */
   private static final String SCRIPT = OPEN + """
-      tail -n "$3" <&3
-      """;
+      tail -c %d <&3 | tail -n "$3"
+      """.formatted(RunLogs.TAIL_BYTES);
   /**
    * One poll of {@code logs --follow}, on the log opened as above: whether the run has ended (its
    * {@code finished} event, or the {@code exit-code} its wrapper writes after the script ended by
