@@ -19,8 +19,10 @@ import java.util.stream.Collectors;
  * transport takes).
  *
  * <p>Per-run trouble is part of the answer (a missing file reads as empty, an unknown job is
- * {@link JobState#NOT_FOUND}, an unparsable answer {@link JobState#UNKNOWN}); only a failure of
- * the host as a whole throws, once for the whole poll.
+ * {@link JobState#NOT_FOUND}, an unparsable answer {@link JobState#UNKNOWN}, a run file that is not
+ * a regular file {@link JobState#FAILED} naming it); only a failure of the host as a whole throws,
+ * once for the whole poll. Run files are read by {@code results.RunFileReader}'s rule, so no file
+ * of one run can block the poll of the others.
  *
  * <p>Keeps one {@link EventLogReader} per run between polls (for partial lines); a run absent
  * from a poll is forgotten. Thread-safe; polls of one observer run one at a time.
@@ -125,11 +127,18 @@ public final class ClusterObserver {
         text.put(name, new String(value, StandardCharsets.UTF_8));
       }
     });
+    // A run file that is not a regular file (a FIFO, a link, a directory) was made so by something
+    // in the run: its pid, exit code or events cannot be trusted, and it would otherwise look
+    // running, or not found, forever. The run counts as failed, with the file named, so that its
+    // observer stops it (as a run that ended without its finished event) instead of waiting.
+    String refused = text.remove("refused");
+    JobStatus job;
     try {
-      return backend.jobProbe().parse(text);
+      job = backend.jobProbe().parse(text);
     } catch (RuntimeException e) {
-      return new JobStatus(JobState.UNKNOWN, "cannot read the job state: " + e.getMessage(), null);
+      job = new JobStatus(JobState.UNKNOWN, "cannot read the job state: " + e.getMessage(), null);
     }
+    return refused == null ? job : new JobStatus(JobState.FAILED, refused, job.exitCode(), job.cancelRequested());
   }
 
   private static long number(byte[] value, long fallback) {

@@ -2,6 +2,7 @@ package dev.srt.operator.host;
 
 import dev.srt.operator.config.Echo;
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.results.RunFileReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,8 +31,13 @@ public final class DirectBackend implements Backend {
    * Runs as the session leader of the detached run (started by setsid). Trapping TERM (with an
    * action, not by ignoring it, so the script does not inherit an ignored signal) lets the
    * wrapper outlive a TERM sent to the group long enough to record the script's exit status.
+   *
+   * <p>The run it waits for is another run, whose processes could make its {@code pid} anything: it
+   * is read by the run-file reader's rule ({@link RunFileReader}), so a FIFO there cannot hold this
+   * run (and every run queued after it) forever. A pid file that is refused or holds no live pid
+   * ends the wait, as a missing one did; the host lease still keeps the runs apart.
    */
-  static final String WRAPPER = """
+  static final String WRAPPER = RunFileReader.BASH + """
       stat=$(cat /proc/$$/stat)
       set -- ${stat##*) }
       printf '%s\\n' "$3" >pgid.tmp && mv -f pgid.tmp pgid
@@ -39,9 +45,10 @@ public final class DirectBackend implements Backend {
       trap 'true' TERM INT HUP
       if [ -n "${SRT_AFTER_RUN_DIR:-}" ]; then
         while [ ! -e cancel-requested ] && [ ! -e "$SRT_AFTER_RUN_DIR/exit-code" ] \\
-            && kill -0 "$(cat "$SRT_AFTER_RUN_DIR/pid" 2>/dev/null)" 2>/dev/null; do
+            && srt_read_run_line "$SRT_AFTER_RUN_DIR/pid" 32 && kill -0 "${REPLY//[!0-9]/}" 2>/dev/null; do
           sleep 1
         done
+        [ -z "$SRT_WHY" ] || printf 'not waiting for the run before this one: its %s\\n' "$SRT_WHY"
       fi
       if [ -e cancel-requested ]; then
         code=143
@@ -126,8 +133,16 @@ public final class DirectBackend implements Backend {
     return PROBE;
   }
 
+  /**
+   * The recorded pid's digits, or nothing; a pid that is there but refused by the run-file reader
+   * fails the command with the reason: the run may have started, so it is not started again.
+   */
   String lookupCommand(RunRef run) {
-    return "head -c 32 -- " + Shell.quote(runDirectory(run).pid()) + " 2>/dev/null | tr -dc 0-9";
+    return RunFileReader.BASH
+        + "rc=0\n"
+        + "srt_read_run_line " + Shell.quote(runDirectory(run).pid()) + " 32 || rc=$?\n"
+        + "if [ \"$rc\" -eq 2 ]; then printf '%s\\n' \"$SRT_WHY\" >&2; exit 3; fi\n"
+        + "printf '%s' \"${REPLY//[!0-9]/}\"\n";
   }
 
   /**
@@ -152,6 +167,7 @@ public final class DirectBackend implements Backend {
     argv.addAll(List.of("setsid", "bash", "-c", WRAPPER, dir.scriptName()));
     String launch = Shell.join(argv);
     return "set -e\n"
+        + RunFileReader.BASH
         + RunDirectorySetup.fromStdin(dir)
         + "cd -- " + Shell.quote(dir.path()) + "\n"
         + "rm -f -- pid pgid exit-code cancel-requested\n"
@@ -160,7 +176,8 @@ public final class DirectBackend implements Backend {
         + "set +m\n"
         + "for _ in $(seq 100); do [ -s pid ] && break; sleep 0.1; done\n"
         + "[ -s pid ] || { echo 'the run did not start within 10 s; see logs/script.log' >&2; exit 1; }\n"
-        + "printf 'pid=%s\\n' \"$(cat pid)\"\n";
+        + "srt_read_run_line pid 32 || { printf '%s\\n' \"$SRT_WHY\" >&2; exit 1; }\n"
+        + "printf 'pid=%s\\n' \"$REPLY\"\n";
   }
 
   String cancelCommand(RunRef run) {
@@ -168,6 +185,7 @@ public final class DirectBackend implements Backend {
     return "dir=" + Shell.quote(dir.path()) + "\n"
         + "marker=" + Shell.quote("SRT_RUN_ID=" + run.runId()) + "\n"
         + "grace=" + Math.max(1, cancelGrace.toSeconds()) + "\n"
+        + RunFileReader.BASH
         + CANCEL_SCRIPT;
   }
 
@@ -203,7 +221,8 @@ public final class DirectBackend implements Backend {
         fi
         return 0
       }
-      main=$(head -c 32 -- "$dir/pgid" 2>/dev/null | tr -dc 0-9)
+      srt_read_run_line "$dir/pgid" 32 || true
+      main=${REPLY//[!0-9]/}
       [ -n "$(ours)" ] || { echo gone; exit 0; }
       : >"$dir/cancel-requested"
       if [ -n "$main" ]; then
@@ -216,7 +235,9 @@ public final class DirectBackend implements Backend {
         if [ -n "$main" ] && ! pgrep -g "$main" >/dev/null; then break; fi
         sleep 0.2
       done
-      for g in $main $(tr -dc '0-9\\n' 2>/dev/null <"$dir/pgids"); do signal_group KILL "$g"; done
+      # pgids: one line per group the script started; a bounded read (no run starts a million groups)
+      groups=$(srt_read_run_file "$dir/pgids" 1048576 2>/dev/null | tr -dc '0-9\\n')
+      for g in $main $groups; do signal_group KILL "$g"; done
       for p in $(ours); do kill -s KILL "$p" 2>/dev/null; done
       end=$((SECONDS + 5))
       while [ "$SECONDS" -lt "$end" ] && [ -n "$(ours)" ]; do sleep 0.1; done
@@ -243,12 +264,12 @@ public final class DirectBackend implements Backend {
             local n dir pid alive code cancel
             for n in "${!run_dir[@]}"; do
               dir=${run_dir[n]}
-              first_digits "$dir/pid" 32
+              first_digits "$n" "$dir/pid" 32
               pid=$REPLY alive=0 cancel=0
               if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && carries_marker "$pid" "SRT_RUN_ID=${run_id[n]}"; then
                 alive=1
               fi
-              first_digits "$dir/exit-code" 32
+              first_digits "$n" "$dir/exit-code" 32
               code=$REPLY
               [ ! -e "$dir/cancel-requested" ] || cancel=1
               field "$n" pid "$pid"; field "$n" alive "$alive"; field "$n" exit-code "$code"; field "$n" cancel-requested "$cancel"

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.results.RunFileReader;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,7 +78,9 @@ public final class LatestRuns {
 
   private static Map<String, List<Found>> find(Transport transport, java.util.function.UnaryOperator<String> armDirs, String namespace,
       String comparison, List<String> arms, int perArm) throws HostException {
-    StringBuilder cmd = new StringBuilder();
+    // Every file is read by the run-file reader's rule: one run's FIFO or link cannot stall or
+    // mislead the listing of the others (a run with a refused record is dated by its file's time).
+    StringBuilder cmd = new StringBuilder(RunFileReader.BASH);
     for (String arm : arms) {
       // A run is known by its record.json (written at submission, so a run still queued counts) or,
       // for a run submitted without one, its event log. It is dated by the record's submittedAt,
@@ -87,19 +90,22 @@ public final class LatestRuns {
       cmd.append("for d in ").append(Shell.quote(armDirs.apply(arm))).append("/r*/; do\n")
           .append("""
                 dir=${d%/}
-                if [ -e "$dir/record.json" ]; then f="$dir/record.json"; elif [ -e "$dir/events.jsonl" ]; then f="$dir/events.jsonl"; else continue; fi
+                if [ -e "$dir/record.json" ] || [ -L "$dir/record.json" ]; then f="$dir/record.json"
+                elif [ -e "$dir/events.jsonl" ] || [ -L "$dir/events.jsonl" ]; then f="$dir/events.jsonl"; else continue; fi
                 job=
-                if [ -e "$dir/job-id" ]; then IFS= read -r -n 64 job < "$dir/job-id"; elif [ -e "$dir/pid" ]; then IFS= read -r -n 64 job < "$dir/pid"; fi 2>/dev/null || true
+                if [ -e "$dir/job-id" ]; then srt_read_run_line "$dir/job-id" 64 || true; else srt_read_run_line "$dir/pid" 64 || true; fi
+                job=$REPLY
                 at=
-                if [ "$f" = "$dir/record.json" ]; then
-                  n=0
-                  while [ "$n" -lt 40 ] && IFS= read -r l; do
-                    n=$((n + 1))
-                    case $l in *'"submittedAt"'*) at=${l#*:}; break ;; esac
-                  done < "$f" 2>/dev/null || true
+                # submittedAt, written near the top of the record: its first 64 KiB, up to a NUL
+                if [ "$f" = "$dir/record.json" ] && srt_open_run_file "$f"; then
+                  rec=
+                  IFS= read -r -d '' -n 65536 -u "$SRT_FD" rec 2>/dev/null || true
+                  exec {SRT_FD}<&-
+                  case $rec in *'"submittedAt"'*) at=${rec#*'"submittedAt"'}; at=${at#*:}; at=${at%%,*} at=${at%%$'\\n'*} at=${at%%'}'*} ;; esac
                 fi
                 at=${at//[^0-9TZ:.+-]/}
                 mtime=
+                # the time of the file itself (stat does not follow a link, nor open a FIFO)
                 [ -n "$at" ] || mtime=$(stat -c %.9Y -- "$f" 2>/dev/null || true)
                 # a stat without fractions of a second prints something else for %.9Y
                 case $mtime in ''|.*|*[!0-9.]*) [ -n "$at" ] || mtime=$(stat -c %Y -- "$f" 2>/dev/null || true) ;; esac

@@ -1,5 +1,6 @@
 package dev.srt.operator.host;
 
+import dev.srt.operator.results.RunFileReader;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -65,10 +66,15 @@ final class PollScript {
         exec </dev/null
         # field N NAME VALUE: a fact of run number N (position in the arrays), length-prefixed.
         field() { printf 'F %%s %%s %%s\\n%%s\\n' "${run_idx[$1]}" "$2" "${#3}" "$3"; }
-        # first_digits FILE LIMIT: the digits of the file's first line (at most LIMIT bytes) in REPLY.
+        %s
+        refused=()
+        # refuse N: run number N has a file that the reader refused ($SRT_WHY); said once per poll, for all its files.
+        refuse() { refused[$1]+=${refused[$1]:+; }$SRT_WHY; }
+        # first_digits N FILE LIMIT: the digits of the first line (at most LIMIT bytes) of run N's FILE in REPLY.
         first_digits() {
-          REPLY=
-          IFS= read -r -n "$2" REPLY 2>/dev/null <"$1" || true
+          local rc=0
+          srt_read_run_line "$2" "$3" || rc=$?
+          [ "$rc" -ne 2 ] || refuse "$1"
           REPLY=${REPLY//[!0-9]/}
         }
         # take N: up to N bytes of stdin into the array chunk, whose elements were separated by NULs.
@@ -118,17 +124,22 @@ final class PollScript {
           local n f files=() rec
           for n in "${!run_dir[@]}"; do
             f=${run_dir[n]}/events.jsonl
-            [ "${run_off[n]}" = -1 ] || [ ! -f "$f" ] || files+=("$f")
+            [ "${run_off[n]}" = -1 ] || [ ! -f "$f" ] || [ -L "$f" ] || files+=("$f")
           done
           [ "${#files[@]}" -gt 0 ] || return 0
           while IFS= read -r -d '' rec; do
             sizes[${rec#* }]=${rec%%%% *}
           done < <(stat -L --printf '%%s %%n\\0' -- "${files[@]}" 2>/dev/null)
         }
+        # read_events N: run N's new event bytes, read from what the run-file reader opened (never by name).
         read_events() {
           local n=$1 f=${run_dir[$1]}/events.jsonl off=${run_off[$1]} size start rc want=$max
           [ "$off" -ge 0 ] 2>/dev/null || return 0
+          rc=0
+          srt_open_run_file "$f" || rc=$?
+          if [ "$rc" -eq 2 ]; then refuse "$n"; fi
           size=${sizes[$f]:--1}
+          [ "$rc" -eq 0 ] || size=-1
           field "$n" size "$size"
           [ "$size" -ge 0 ] || return 0
           start=$off
@@ -139,14 +150,17 @@ final class PollScript {
           if [ "$size" -gt "$start" ] && [ "$want" -gt 0 ]; then
             if [ "$start" -le "$skip_limit" ]; then
               rc=0
-              { skip "$start" || rc=$?; [ "$rc" -ne 0 ] || take "$want"; } 2>/dev/null <"$f"
+              { skip "$start" || rc=$?; [ "$rc" -ne 0 ] || take "$want"; } 2>/dev/null <&"$SRT_FD"
               if [ "$rc" -eq 2 ]; then
-                take "$want" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
+                # tail seeks from the descriptor's position: start again from a fresh one
+                exec {SRT_FD}<&-
+                srt_open_run_file "$f" && take "$want" < <(tail -c +"$((start + 1))" 2>/dev/null <&"$SRT_FD")
               fi
             else
-              take "$want" < <(tail -c +"$((start + 1))" -- "$f" 2>/dev/null)
+              take "$want" < <(tail -c +"$((start + 1))" 2>/dev/null <&"$SRT_FD")
             fi
           fi
+          [ -z "$SRT_FD" ] || exec {SRT_FD}<&-
           emit_chunk "$n"
         }
         %s
@@ -155,10 +169,12 @@ final class PollScript {
           probe_jobs
           stat_events
           for n in "${!run_dir[@]}"; do read_events "$n"; done
+          for n in "${!refused[@]}"; do field "$n" refused "${refused[n]}"; done
           printf 'E\\n'
         } | base64 -w0 || exit 1
         printf '\\n%%s\\n' %s
-        """.formatted(maxEventBytes, maxTotalEventBytes, SKIP_LIMIT, MAX_NULS, probe.bashFunction(), BODY, END);
+        """.formatted(maxEventBytes, maxTotalEventBytes, SKIP_LIMIT, MAX_NULS, RunFileReader.BASH,
+            probe.bashFunction(), BODY, END);
   }
 
   static byte[] input(List<Row> rows) {

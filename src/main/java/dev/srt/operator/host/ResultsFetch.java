@@ -7,6 +7,7 @@ import dev.srt.operator.plan.Ladder;
 import dev.srt.operator.results.FactsFile;
 import dev.srt.operator.results.ResultFile;
 import dev.srt.operator.results.ResultsParser;
+import dev.srt.operator.results.RunFileReader;
 import dev.srt.operator.results.RunResults;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import java.util.regex.Pattern;
 public final class ResultsFetch {
   static final String END = "END";
   static final String NO_RUN_DIR = "NO-RUN-DIR";
+  static final String RUN_DIR_LINK = "RUN-DIR-LINK";
   /** A file larger than this is not read at all (scanning it could outlast the command's timeout). */
   static final long MAX_SCAN_BYTES = 256L * 1024 * 1024;
   /** {@link RunResults#RESULTS} or one level's directory in it. */
@@ -100,65 +102,77 @@ public final class ResultsFetch {
         LC_ALL=C
         export LC_ALL
         frame() { printf 'F %%s ' "$1"; base64 -w0; printf '\\n'; }
-        # usable FILE NAME: a regular file, not a link, small enough to scan (else says so). Its type
-        # is tested before anything opens it: a FIFO would block the reader.
+        %s
+        # usable FILE NAME: opens FILE on $SRT_FD by the run-file reader's rule if it is small enough to
+        # scan, else says why (N: not a regular file, of a kind; O: too large). Everything after reads
+        # the descriptor, never the name again.
         usable() {
-          if [ -L "$1" ]; then printf 'N %%s link\\n' "$2"; return 1; fi
-          if [ ! -f "$1" ]; then
-            if [ -p "$1" ]; then printf 'N %%s fifo\\n' "$2"
-            elif [ -d "$1" ]; then printf 'N %%s directory\\n' "$2"
-            elif [ -e "$1" ]; then printf 'N %%s other\\n' "$2"
-            fi
-            return 1
-          fi
-          if [ "$(stat -c %%s -- "$1")" -gt %d ]; then printf 'O %%s\\n' "$2"; return 1; fi
+          local rc=0
+          srt_open_run_file "$1" || rc=$?
+          if [ "$rc" -eq 2 ]; then printf 'N %%s %%s\\n' "$2" "$SRT_KIND"; fi
+          [ "$rc" -eq 0 ] || return 1
+          set -- "$1" "$2" $(stat -L -c '%%s %%h' -- "/dev/fd/$SRT_FD")
+          # a second name (a hard link to secret.env) is refused as the reader refuses it for content
+          if [ "${4:-}" != 1 ]; then printf 'N %%s hardlink\\n' "$2"; done_with; return 1; fi
+          if [ "${3:-0}" -gt %d ]; then printf 'O %%s\\n' "$2"; done_with; return 1; fi
         }
+        done_with() { exec {SRT_FD}<&-; }
         # scrape FILE NAME LIMIT: the scrape headers and the counters the numbers need
         scrape() {
           if usable "$1" "$2"; then
-            grep -a -E '^(# srt-scrape |sglang:(prompt_tokens|cached_tokens|num_requests)_total[{[:space:]])' -- "$1" \\
+            grep -a -E '^(# srt-scrape |sglang:(prompt_tokens|cached_tokens|num_requests)_total[{[:space:]])' <&"$SRT_FD" \\
               | head -c "$3" | frame "$2"
+            done_with
           fi
         }
-        if cd -- %s 2>/dev/null; then
+        # the run directory and its results directory are entered only if they are not links
+        if [ ! -L %s ] && cd -- %s 2>/dev/null; then
           if usable %s %s; then
-            head -c %d -- %s | frame %s
+            head -c %d <&"$SRT_FD" | frame %s
+            done_with
           fi
-          if cd -- %s 2>/dev/null; then
+          if [ ! -L %s ] && cd -- %s 2>/dev/null; then
             # AIPerf's files only without bench_serving's, as the numbers are: the output stays under the transport's limit
             if usable %s %s; then
-              grep -a -v '^[[:space:]]*$' -- %s | tail -n 1 | head -c %d | frame %s
-            elif [ ! -e %s ]; then
+              grep -a -v '^[[:space:]]*$' <&"$SRT_FD" | tail -n 1 | head -c %d | frame %s
+              done_with
+            elif [ ! -e %s ] && [ ! -L %s ]; then
               set -- %s
               if usable "$1" %s; then
-                head -c %d -- "$1" | frame %s
+                head -c %d <&"$SRT_FD" | frame %s
+                done_with
                 records="${1%%_aiperf.json}.jsonl"
                 if usable "$records" %s; then
-                  head -c %d -- "$records" | frame %s
+                  head -c %d <&"$SRT_FD" | frame %s
+                  done_with
                 fi
               fi
             fi
             scrape %s %s %d
             scrape %s %s %d
           fi
+        elif [ -L %s ]; then
+          printf '%%s\\n' %s
         else
           printf '%%s\\n' %s
         fi
         printf '%%s\\n' %s
         """.formatted(
+            RunFileReader.BASH,
             MAX_SCAN_BYTES,
-            Shell.quote(runDir),
-            Shell.quote(ResultFile.FACTS.path), ResultFile.FACTS.frame(), ResultFile.FACTS.maxBytes + 1, Shell.quote(ResultFile.FACTS.path),
+            Shell.quote(runDir), Shell.quote(runDir),
+            Shell.quote(ResultFile.FACTS.path), ResultFile.FACTS.frame(), ResultFile.FACTS.maxBytes + 1,
             ResultFile.FACTS.frame(),
-            Shell.quote(resultsDir),
+            Shell.quote(resultsDir), Shell.quote(resultsDir),
             Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.frame(),
-            Shell.quote(ResultFile.BENCH_SERVING.path), ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
-            Shell.quote(ResultFile.BENCH_SERVING.path),
+            ResultFile.BENCH_SERVING.maxBytes + 1, ResultFile.BENCH_SERVING.frame(),
+            Shell.quote(ResultFile.BENCH_SERVING.path), Shell.quote(ResultFile.BENCH_SERVING.path),
             ResultFile.AIPERF.path, // a glob, so unquoted: a constant
             ResultFile.AIPERF.frame(), ResultFile.AIPERF.maxBytes + 1, ResultFile.AIPERF.frame(),
             ResultFile.AIPERF_RECORDS.frame(), ResultFile.AIPERF_RECORDS.maxBytes + 1, ResultFile.AIPERF_RECORDS.frame(),
             Shell.quote(ResultFile.METRICS_BEFORE.path), ResultFile.METRICS_BEFORE.frame(), ResultFile.METRICS_BEFORE.maxBytes + 1,
             Shell.quote(ResultFile.METRICS_AFTER.path), ResultFile.METRICS_AFTER.frame(), ResultFile.METRICS_AFTER.maxBytes + 1,
+            Shell.quote(runDir), RUN_DIR_LINK,
             NO_RUN_DIR, END);
   }
 
@@ -172,6 +186,9 @@ public final class ResultsFetch {
     Fetched fetched = fetched(result.stdout());
     if (fetched.noRunDir()) {
       return RunResults.none("the run directory " + runDir + " is gone");
+    }
+    if (fetched.runDirLink()) {
+      return RunResults.none("the run directory " + runDir + " is a symbolic link: not read");
     }
     // The facts (in the run directory) are read beside the numbers, and neither spoils the other.
     // A facts.json that is a link, FIFO or directory is named as such, not as a run that wrote none.
@@ -191,7 +208,8 @@ public final class ResultsFetch {
    * regular files (each with its kind: {@code link}, {@code fifo}, {@code directory}, {@code other};
    * only the facts tell it, a result file that is one reads as absent), or that the run directory is missing.
    */
-  record Fetched(Map<ResultFile, byte[]> files, Set<ResultFile> tooLarge, Map<ResultFile, String> notRegular, boolean noRunDir) {}
+  record Fetched(Map<ResultFile, byte[]> files, Set<ResultFile> tooLarge, Map<ResultFile, String> notRegular, boolean noRunDir,
+      boolean runDirLink) {}
 
   /** Lines that are not frames are ignored (a chatty login shell). */
   static Fetched fetched(String output) throws HostException {
@@ -200,6 +218,7 @@ public final class ResultsFetch {
     Map<ResultFile, String> notRegular = new EnumMap<>(ResultFile.class);
     boolean complete = false;
     boolean noRunDir = false;
+    boolean runDirLink = false;
     for (String line : output.split("\n", -1)) {
       if (line.equals(END)) {
         complete = true;
@@ -207,6 +226,10 @@ public final class ResultsFetch {
       }
       if (line.equals(NO_RUN_DIR)) {
         noRunDir = true;
+        continue;
+      }
+      if (line.equals(RUN_DIR_LINK)) {
+        runDirLink = true;
         continue;
       }
       String[] parts = line.split(" ", 3);
@@ -229,7 +252,7 @@ public final class ResultsFetch {
     if (!complete) {
       throw new HostException(HostException.Kind.IO, "the result files' output is incomplete (no " + END + " line)");
     }
-    return new Fetched(files, tooLarge, notRegular, noRunDir);
+    return new Fetched(files, tooLarge, notRegular, noRunDir, runDirLink);
   }
 
   private static ResultFile frame(String name) {

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.results.RunFileReader;
 import java.time.Duration;
 
 /**
@@ -9,14 +10,17 @@ import java.time.Duration;
  * directory's own {@code logs/} and has no other name is read: the directories are entered by their
  * real paths, the log is opened first and checked by what was opened ({@code /proc/self/fd}), so
  * that no symlink ({@code logs/worker-0.log -> ../secret.env}), hard link or swapped directory
- * leads out of it, whatever the run changes in between.
+ * leads out of it, whatever the run changes in between. The log is opened by the run-file reader
+ * ({@link RunFileReader}), so a FIFO swapped in cannot block it.
  */
 public final class RunLogs {
+  /** The most bytes of a log's end that {@link #tail} reads. */
+  static final int TAIL_BYTES = 16 * 1024 * 1024;
   /** A log name as {@code --process} takes it. */
   public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9-]*");
 
   /** Enters the run's logs/ by real paths and opens {@code logs/$2.log} on fd 3, checked by what was opened. */
-  private static final String OPEN = """
+  private static final String OPEN = RunFileReader.BASH + """
       set -u
       export LC_ALL=C
       parent=$(cd -P -- "$(dirname -- "$1")" 2>/dev/null && pwd -P) || { echo "the run directory is gone" >&2; exit 3; }
@@ -25,18 +29,20 @@ public final class RunLogs {
         echo "the run's logs/ is not a directory of the run directory" >&2; exit 3
       fi
       if [ -z "$2" ]; then ls -1A; exit 0; fi
-      if [ -p "./$2.log" ] || { [ -e "./$2.log" ] && [ ! -f "./$2.log" ]; }; then
-        echo "logs/$2.log is not a regular file of the run directory (a FIFO?): not read" >&2; exit 5
-      fi
-      { command exec 3< "./$2.log"; } 2>/dev/null || { echo "no log $2.log in the run's logs/" >&2; exit 4; }
+      rc=0
+      srt_open_run_file "./$2.log" "logs/$2.log" || rc=$?
+      if [ "$rc" -eq 1 ]; then echo "no log $2.log in the run's logs/" >&2; exit 4; fi
+      if [ "$rc" -eq 2 ]; then printf '%s\\n' "$SRT_WHY" >&2; exit 5; fi
+      exec 3<&"$SRT_FD" {SRT_FD}<&-
       if [ "$(readlink "/proc/$$/fd/3")" != "$run/logs/$2.log" ] || [ ! -f "/proc/$$/fd/3" ] \\
           || [ "$(stat -L -c %h "/proc/$$/fd/3")" != 1 ]; then
         echo "logs/$2.log is not a regular file of the run directory (a link?): not read" >&2; exit 5
       fi
       """;
+  /** The last lines of at most the log's last {@value #TAIL_BYTES} bytes: a huge log is not read through. */
   private static final String SCRIPT = OPEN + """
-      tail -n "$3" <&3
-      """;
+      tail -c %d <&3 | tail -n "$3"
+      """.formatted(RunLogs.TAIL_BYTES);
   /**
    * One poll of {@code logs --follow}, on the log opened as above: whether the run has ended (its
    * {@code finished} event, or the {@code exit-code} its wrapper writes after the script ended by
@@ -47,8 +53,10 @@ public final class RunLogs {
   private static final String FOLLOW = OPEN + """
       e=running
       if [ -f "$run/exit-code" ] && [ ! -L "$run/exit-code" ]; then e=ended
-      elif [ -f "$run/events.jsonl" ] && [ ! -L "$run/events.jsonl" ] \\
-          && timeout 10 grep -qs '"event":"finished"' -- "$run/events.jsonl"; then e=ended; fi
+      elif srt_open_run_file "$run/events.jsonl"; then
+        ! timeout 10 grep -qs '"event":"finished"' <&"$SRT_FD" || e=ended
+        exec {SRT_FD}<&-
+      fi
       s=$(stat -L -c %s "/proc/$$/fd/3") || exit 3
       printf '%s %s\\n' "$s" "$e"
       if [ "$3" -lt 0 ]; then head -c "$s" <&3 | tail -n "$4"; else head -c "$s" <&3 | tail -c +"$(($3 + 1))"; fi

@@ -1,6 +1,7 @@
 package dev.srt.operator.host;
 
 import dev.srt.operator.base.Shell;
+import dev.srt.operator.results.RunFileReader;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -210,10 +211,15 @@ public final class SlurmBackend implements Backend {
     return matches.stream().map(SlurmJob::jobId).findFirst();
   }
 
+  /**
+   * Its job-id file is read by the run-file reader's rule ({@link RunFileReader}); one that is
+   * refused (a FIFO made by the job) is said on stderr and the job is looked up by name and marker.
+   */
   String lookupCommand(RunRef run) {
     RunDirectory dir = runDirectory(run);
-    return "if [ -s " + Shell.quote(dir.jobId()) + " ]; then printf 'job-id '; head -n 1 -- "
-        + Shell.quote(dir.jobId()) + "; exit 0; fi\n"
+    return RunFileReader.BASH
+        + "srt_read_run_line " + Shell.quote(dir.jobId()) + " 64 || [ -z \"$SRT_WHY\" ] || printf '%s\\n' \"$SRT_WHY\" >&2\n"
+        + "if [ -n \"$REPLY\" ]; then printf 'job-id %s\\n' \"$REPLY\"; exit 0; fi\n"
         + Shell.join(List.of("squeue", "--states=all", "-h", "--name=" + run.jobName(),
             "-o", SlurmJob.SQUEUE_FORMAT));
   }
@@ -252,10 +258,14 @@ public final class SlurmBackend implements Backend {
     String sbatch = Shell.join(argv);
     String jobIdFile = Shell.quote(dir.jobId());
     return "set -e\n"
-        + "if [ -s " + jobIdFile + " ]; then\n"
-        + "  IFS= read -r recorded <" + jobIdFile + " || true\n"
-        + "  case $recorded in ''|*[!0-9]*) ;; *) printf 'existing %s\\n' \"$recorded\"; exit 0 ;; esac\n"
-        + "fi\n"
+        + RunFileReader.BASH
+        // A job-id that is there but refused (a FIFO, a link: made by a job of this run) means the
+        // run was submitted once: it is not submitted again, and the reason is the error.
+        + "rc=0\n"
+        + "srt_read_run_line " + jobIdFile + " 64 || rc=$?\n"
+        + "if [ \"$rc\" -eq 2 ]; then printf '%s\\n' \"$SRT_WHY\" >&2; exit 3; fi\n"
+        + "recorded=$REPLY\n"
+        + "case $recorded in ''|*[!0-9]*) ;; *) printf 'existing %s\\n' \"$recorded\"; exit 0 ;; esac\n"
         // A job submitted without its job-id written (a crash in between) has its script in place:
         // without one, no job can be this run's and squeue is not asked. SQUEUE_FORMAT: the job
         // id first, the comment last.
@@ -339,7 +349,7 @@ public final class SlurmBackend implements Backend {
             for n in "${!run_dir[@]}"; do
               id=${job_id[n]}
               if [ -z "$id" ]; then
-                first_digits "${run_dir[n]}/job-id" 64
+                first_digits "$n" "${run_dir[n]}/job-id" 64
                 id=$REPLY
               fi
               job_id[n]=$id

@@ -52,6 +52,7 @@ public final class FactsFile {
       case "link" -> "a symbolic link";
       case "fifo" -> "a FIFO";
       case "directory" -> "a directory";
+      case "hardlink" -> "a file with another name (a hard link)";
       default -> "not a regular file";
     };
     return RunFacts.none(PATH + " is " + what + ": skipped");

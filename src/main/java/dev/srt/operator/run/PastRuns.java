@@ -95,6 +95,11 @@ public final class PastRuns {
         }
         ArmStatus status = step.status();
         status.repetition = ++repetition;
+        // a record or plan that the run made something else than a regular file is named, not taken for missing
+        String refused = files.getOrDefault(f.run(), new SubmittedFiles(null, null)).refused();
+        if (refused != null && (status.message == null || !status.message.contains(refused))) {
+          status.message = status.message == null || status.message.isBlank() ? refused : status.message + "; " + refused;
+        }
         if (recordFiles.get(f.run()) == null && !history.events().isEmpty() && history.events().get(0).ts() != null) {
           status.startedAt = history.events().get(0).ts().toString();
         }

@@ -101,7 +101,7 @@ class LogFollowerTest {
           }
         });
         assertThat(following).as(name).failsWithin(Duration.ofSeconds(20)).withThrowableThat()
-            .withMessageContaining("is not a regular file of the run directory");
+            .withMessageContaining("is not a regular file");
         assertThat(printed.toString(StandardCharsets.UTF_8)).as(name).doesNotContain("hf_secret").isEmpty();
       }
     }

@@ -49,7 +49,7 @@ class LogsFollowNoSymlinkTest {
   @Test
   void theIssuesSymlinkIsNotFollowed() throws Exception {
     Files.createSymbolicLink(run.resolve("logs/router.log"), Path.of("../secret.env"));
-    refused("router", "logs/router.log is not a regular file of the run directory (a link?): not read");
+    refused("router", "logs/router.log is not a regular file (a symbolic link): not read");
   }
 
   @Test
