@@ -543,7 +543,7 @@ public final class SglangWorker implements EmulatedProcess {
       running.incrementAndGet();
       tokensInFlight.addAndGet(prompt.size());
       try {
-        int cached = prefill(prompt);
+        int cached = prefill(PromptTokenIds.of(prompt));
         decoding.incrementAndGet();
         try {
           write.write(cached, n -> sleep(opts.latency().decodeNanos(n, decoding.get())));
