@@ -63,6 +63,9 @@ def _argparse_lines(parser):
         if action.type in (int, float):
             line += " type=" + action.type.__name__
         choices = _choices(action.choices)
+        if choices and "--tool-call-parser" in names:
+            # sglang-router lists these from its Rust registry in an order that changes per process.
+            choices = sorted(choices)
         if choices:
             line += " choices=" + "|".join(choices)
         if action.required:
