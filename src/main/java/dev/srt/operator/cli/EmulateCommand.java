@@ -61,10 +61,15 @@ public final class EmulateCommand implements Runnable {
     try {
       p = make.get();
     } catch (IllegalArgumentException e) {
-      System.err.println(program + ": error: " + e.getMessage());
-      return 2;
+      return refused(program, e);
     }
     return ProcessLifecycle.run(program, p);
+  }
+
+  /** An argument error: exit 2 as argparse and clap do, or the real program's own status ({@code ArgParser.UsageError}). */
+  static int refused(String program, IllegalArgumentException e) {
+    System.err.println(program + ": error: " + e.getMessage());
+    return e instanceof dev.srt.operator.emulator.ArgParser.UsageError u ? u.status() : 2;
   }
 
   /** Raw arguments of an emulated program. */
@@ -149,8 +154,7 @@ public final class EmulateCommand implements Runnable {
       try {
         opts = AiPerf.Options.parse(args, env, System.err);
       } catch (IllegalArgumentException e) {
-        System.err.println("aiperf: error: " + e.getMessage());
-        return 2;
+        return refused("aiperf", e);
       }
       return new AiPerf(opts, System.out, System.err).run();
     }

@@ -52,7 +52,8 @@ public final class AiPerf {
       boolean fixedSchedule, boolean autoOffset, ObjectNode extraInputs, double scale) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
-      ArgParser.Parsed a = new ArgParser("aiperf").withPositionals()
+      // Strict: refuses what aiperf 0.13.0's cyclopts app refuses (flags/aiperf.flags).
+      ArgParser.Parsed a = ArgParser.strict("aiperf").withPositionals()
           .value("--model", "-m", "--model-names").value("--url", "-u").value("--endpoint-type").flag("--streaming")
           .value("--random-seed").value("--output-artifact-dir", "--artifact-dir").value("--profile-export-prefix")
           .value("--tokenizer").flag("--tokenizer-trust-remote-code").value("--request-count", "--num-requests")
@@ -69,7 +70,8 @@ public final class AiPerf {
       }
       String model = a.get("--model");
       if (model == null) {
-        throw new IllegalArgumentException("--model is required");
+        // aiperf refuses it when it resolves the config (exit 1): "benchmark.models.items: List should have at least 1 item".
+        throw new ArgParser.UsageError(1, "--model is required: benchmark.models must have at least 1 item");
       }
       if (!"chat".equals(a.get("--endpoint-type", "chat"))) {
         err.println("aiperf (emulated): --endpoint-type " + a.get("--endpoint-type") + " is sent to /v1/chat/completions");

@@ -16,6 +16,12 @@ import java.util.Set;
  * emulator has no use for. None of the emulated programs takes positional arguments, which is
  * what makes "every following non-option word belongs to the unknown flag" safe; the build tools
  * that do take positionals use {@link #withPositionals()}.
+ *
+ * <p>{@link #strict(String)} parsers know every flag of the real program ({@link FlagVocabulary})
+ * and refuse a command line exactly where the real parser does, with its kind of message and
+ * exit status ({@link UsageError}): an unknown flag, an invalid choice or number, a missing value
+ * or required option, an ambiguous prefix (argparse), a repeated option (clap, cyclopts). The
+ * options a stand-in declares then only name what it reads; the real parser decides the rest.
  */
 public final class ArgParser {
   public enum Kind {
@@ -24,14 +30,75 @@ public final class ArgParser {
     LIST
   }
 
-  private record Spec(String key, Kind kind) {}
+  /**
+   * A name's meaning: the key its values are stored under, how it reads values and, in strict
+   * mode, the real option it is a name of ({@code negative}: a name that sets it false).
+   */
+  record Spec(String key, Kind kind, FlagVocabulary.Option option, boolean negative) {
+    Spec(String key, Kind kind) {
+      this(key, kind, null, false);
+    }
+  }
+
+  /** A command line the real program refuses: its message, and the status the real program exits with. */
+  public static final class UsageError extends IllegalArgumentException {
+    private final int status;
+
+    public UsageError(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+
+    public int status() {
+      return status;
+    }
+  }
 
   private final String program;
   private final Map<String, Spec> byName = new LinkedHashMap<>();
   private boolean positionals;
+  private final FlagVocabulary vocabulary;
+  /** Keys the stand-in declared (strict mode): the options it reads; the others are reported as ignored. */
+  private final Set<String> declared = new LinkedHashSet<>();
+  /** Names a stand-in declared that the real program does not have (strict mode): never accepted. */
+  private final Set<String> notReal = new LinkedHashSet<>();
 
   public ArgParser(String program) {
     this.program = program;
+    this.vocabulary = null;
+  }
+
+  private ArgParser(String program, FlagVocabulary vocabulary) {
+    this.program = program;
+    this.vocabulary = vocabulary;
+    for (FlagVocabulary.Option o : vocabulary.options()) {
+      Kind kind = switch (o.kind()) {
+        case FLAG, EXIT -> Kind.FLAG;
+        case VALUE, OPTIONAL -> Kind.VALUE;
+        case LIST, LIST0 -> Kind.LIST;
+      };
+      for (String n : o.names()) {
+        byName.put(n, new Spec(o.name(), kind, o, false));
+      }
+      for (String n : o.negatives()) {
+        byName.put(n, new Spec(o.name(), kind, o, true));
+      }
+    }
+  }
+
+  /**
+   * A parser that accepts exactly what the real {@code program} accepts, by its vocabulary
+   * ({@code flags/<program>.flags}); the stand-in's {@link #value}/{@link #flag}/{@link #list}
+   * declarations then name the options it reads (their first name is the key) and no longer add
+   * names of their own: a name the real program lacks is refused as the real program refuses it.
+   */
+  public static ArgParser strict(String program) {
+    return new ArgParser(program, FlagVocabulary.of(program));
+  }
+
+  /** Names a strict parser's stand-in declared that the real program does not have. */
+  public Set<String> namesNotInTheRealProgram() {
+    return Set.copyOf(notReal);
   }
 
   /**
@@ -56,6 +123,9 @@ public final class ArgParser {
   }
 
   private ArgParser add(Kind kind, String... names) {
+    if (vocabulary != null) {
+      return declare(names);
+    }
     Spec spec = new Spec(names[0], kind);
     for (String n : names) {
       byName.put(n, spec);
@@ -63,7 +133,49 @@ public final class ArgParser {
     return this;
   }
 
+  /** Strict mode: the real options named by {@code names} are read under the key {@code names[0]}. */
+  private ArgParser declare(String... names) {
+    String key = names[0];
+    declared.add(key);
+    for (String n : names) {
+      Spec spec = byName.get(n);
+      if (spec == null) {
+        notReal.add(n);
+        continue;
+      }
+      FlagVocabulary.Option o = spec.option();
+      for (String alias : o.names()) {
+        byName.put(alias, new Spec(key, byName.get(alias).kind(), o, false));
+      }
+      for (String alias : o.negatives()) {
+        byName.put(alias, new Spec(key, byName.get(alias).kind(), o, true));
+      }
+    }
+    return this;
+  }
+
+  /** As {@link #parse(List)}; a strict clap parser also reads (and checks) options from their environment variables. */
+  public Parsed parse(List<String> argv, Map<String, String> env) {
+    if (vocabulary == null) {
+      return parse(argv);
+    }
+    StrictParse.Result r = new StrictParse(program, vocabulary, byName, positionals).parse(argv, env);
+    Map<String, List<String>> values = new LinkedHashMap<>();
+    List<String> ignored = new ArrayList<>();
+    r.values().forEach((key, got) -> {
+      if (declared.contains(key)) {
+        values.put(key, got.values());
+      } else {
+        ignored.addAll(got.tokens());
+      }
+    });
+    return new Parsed(values, ignored, r.positional());
+  }
+
   public Parsed parse(List<String> argv) {
+    if (vocabulary != null) {
+      return parse(argv, Map.of());
+    }
     Map<String, List<String>> values = new LinkedHashMap<>();
     List<String> ignored = new ArrayList<>();
     List<String> positional = new ArrayList<>();

@@ -41,7 +41,8 @@ public final class DynamoFrontend implements EmulatedProcess {
       int kvBlockSize, int minInitialWorkers, double overlapWeight, String discoveryBackend, List<String> unknown) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
-      ArgParser.Parsed a = new ArgParser("dynamo.frontend")
+      // Strict: refuses what ai-dynamo 1.6.1's dynamo.frontend.main.parse_args refuses (flags/dynamo.frontend.flags).
+      ArgParser.Parsed a = ArgParser.strict("dynamo.frontend")
           .value("--http-host")
           .value("--http-port")
           .value("--router-mode")
@@ -51,7 +52,7 @@ public final class DynamoFrontend implements EmulatedProcess {
           .value("--router-min-initial-workers")
           .value("--router-prefill-load-scale", "--router-kv-overlap-score-weight", "--kv-overlap-score-weight")
           .value("--discovery-backend")
-          .parse(argv);
+          .parse(argv, env);
       a.reportIgnored("dynamo.frontend", err);
       String policy = a.get("--router-policy-config", env.get("DYN_ROUTER_POLICY_CONFIG"));
       return new Options(

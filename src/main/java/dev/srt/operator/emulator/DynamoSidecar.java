@@ -26,7 +26,9 @@ public final class DynamoSidecar implements EmulatedProcess {
       String component, Integer systemPort, String disaggregationMode, String bootstrapHost) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
-      ArgParser.Parsed a = new ArgParser("dynamo.sglang.sidecar")
+      // Strict: refuses what the sidecar's clap parser (ai-dynamo-runtime 1.6.1) refuses, the options it reads from
+      // the environment included (flags/dynamo.sglang.sidecar.flags).
+      ArgParser.Parsed a = ArgParser.strict("dynamo.sglang.sidecar")
           .value("--grpc-endpoint")
           .value("--grpc-startup-deadline-secs")
           .value("--grpc-retry-interval-secs")
@@ -34,7 +36,7 @@ public final class DynamoSidecar implements EmulatedProcess {
           .value("--component")
           .value("--disaggregation-mode")
           .value("--bootstrap-host")
-          .parse(argv);
+          .parse(argv, env);
       a.reportIgnored("dynamo.sglang.sidecar", err);
       String endpoint = a.get("--grpc-endpoint", env.getOrDefault("DYN_SIDECAR_GRPC_ENDPOINT", env.get("SGLANG_GRPC_ENDPOINT")));
       if (endpoint == null) {
@@ -54,9 +56,17 @@ public final class DynamoSidecar implements EmulatedProcess {
           a.get("--namespace", env.getOrDefault("DYN_NAMESPACE", "dynamo")),
           a.get("--component"),
           sys == null || sys.isBlank() ? null : Integer.parseInt(sys.trim()),
-          SglangWorker.disaggregationMode(a.get("--disaggregation-mode")),
+          sidecarDisaggregationMode(a.get("--disaggregation-mode", env.get("DYN_DISAGGREGATION_MODE"))),
           a.get("--bootstrap-host"));
     }
+  }
+
+  /** The sidecar's {@code agg} is the engine's {@code null}; {@code encode} workers are not emulated. */
+  static String sidecarDisaggregationMode(String mode) {
+    if ("encode".equals(mode)) {
+      throw new IllegalArgumentException("--disaggregation-mode encode is not emulated");
+    }
+    return "agg".equals(mode) ? Disaggregation.AGGREGATED : mode;
   }
 
   private final Options opts;

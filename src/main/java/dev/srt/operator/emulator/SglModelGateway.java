@@ -44,7 +44,8 @@ public final class SglModelGateway implements EmulatedProcess {
   public record Options(List<String> workerUrls, int port, int prometheusPort, String policy,
       double cacheThreshold, int balanceAbs, double balanceRel) {
     public static Options parse(List<String> argv, PrintStream err) {
-      ArgParser.Parsed a = new ArgParser(PROGRAM)
+      // Strict: refuses what sglang-router 0.3.2's parse_router_args refuses (flags/sglang_router.launch_router.flags).
+      ArgParser.Parsed a = ArgParser.strict(PROGRAM)
           .list("--worker-urls")
           .value("--host")
           .value("--port")

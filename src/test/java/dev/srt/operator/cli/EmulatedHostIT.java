@@ -240,7 +240,7 @@ class EmulatedHostIT {
           --port "$P0" --grpc-port "$G0" --incremental-streaming-output --page-size 64 --enable-metrics > logs/engine-0.log 2>&1 &
         ENGINE_PID=$!
         until (exec 3<>"/dev/tcp/127.0.0.1/$G0") 2>/dev/null; do kill -0 "$ENGINE_PID"; sleep 0.1; done
-        DYN_SYSTEM_PORT="$S0" python3 -m dynamo.sglang.sidecar --grpc-endpoint "127.0.0.1:$G0" --health-deadline-secs 1800 > logs/sidecar-0.log 2>&1 &
+        DYN_SYSTEM_PORT="$S0" python3 -m dynamo.sglang.sidecar --grpc-endpoint "127.0.0.1:$G0" --grpc-startup-deadline-secs 1800 > logs/sidecar-0.log 2>&1 &
         SIDECAR_PID=$!
         until curl -s "http://127.0.0.1:$PF/health" | grep -q '"endpoint":"generate"'; do kill -0 "$F" "$SIDECAR_PID"; sleep 0.1; done
         curl -s "http://127.0.0.1:$PF/v1/models/Qwen%2FQwen3-32B-FP8/ready" > logs/ready.json

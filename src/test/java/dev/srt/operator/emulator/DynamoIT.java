@@ -48,7 +48,7 @@ class DynamoIT {
   private DynamoSidecar sidecar(SglangWorker engine) throws Exception {
     await().atMost(Duration.ofSeconds(5)).until(() -> engine.grpcPort() > 0);
     return fleet.start(new DynamoSidecar(DynamoSidecar.Options.parse(
-        List.of("--grpc-endpoint", "127.0.0.1:" + engine.grpcPort(), "--health-deadline-secs", "60"), env, QUIET), env, QUIET));
+        List.of("--grpc-endpoint", "127.0.0.1:" + engine.grpcPort(), "--grpc-startup-deadline-secs", "60"), env, QUIET), env, QUIET));
   }
 
   private static int generateInstances(String base) {
