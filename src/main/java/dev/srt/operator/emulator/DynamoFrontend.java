@@ -33,12 +33,9 @@ import java.util.concurrent.atomic.LongAdder;
 public final class DynamoFrontend implements EmulatedProcess {
   private static final Duration RESCAN = Duration.ofMillis(200);
 
-  /**
-   * {@code discoveryBackend} is {@code --discovery-backend}, null when not given; {@code unknown}
-   * the words the real 1.6.1 frontend would not know ({@link DynamoFrontendOptions}).
-   */
+  /** {@code discoveryBackend} is {@code --discovery-backend}, null when not given. */
   public record Options(int httpPort, String routerMode, Path policyConfig, String namespace,
-      int kvBlockSize, int minInitialWorkers, double overlapWeight, String discoveryBackend, List<String> unknown) {
+      int kvBlockSize, int minInitialWorkers, double overlapWeight, String discoveryBackend) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       // Strict: refuses what ai-dynamo 1.6.1's dynamo.frontend.main.parse_args refuses (flags/dynamo.frontend.flags).
@@ -63,8 +60,7 @@ public final class DynamoFrontend implements EmulatedProcess {
           a.getInt("--kv-cache-block-size", 0),
           a.getInt("--router-min-initial-workers", 0),
           a.getDouble("--router-prefill-load-scale", 1.0),
-          a.get("--discovery-backend"),
-          DynamoFrontendOptions.unknown(argv));
+          a.get("--discovery-backend"));
     }
   }
 
@@ -96,10 +92,6 @@ public final class DynamoFrontend implements EmulatedProcess {
   @Override
   public void start() throws Exception {
     DynamoInstall install = DynamoInstall.find(env, "dynamo.frontend");
-    if (!opts.unknown().isEmpty()) {
-      // after the import, as the real one: its parser runs once the module is found; exit 1
-      throw new IllegalArgumentException(DynamoFrontendOptions.message(opts.unknown()));
-    }
     nats = NatsConnection.open(env, "dynamo.frontend", err);
     dispatcher = new Dispatcher(routingPolicy(install, "aggregated"));
     disaggregated = new PrefillDecodeRouting(routingPolicy(install, "prefill"), routingPolicy(install, "decode"));

@@ -89,22 +89,6 @@ class RealDynamoFrontendIT {
     assertThat(varz.path("in_msgs").asLong()).isPositive();
   }
 
-  /** What the stand-in refuses, the real one refuses, with the same words and exit code. */
-  @Test
-  void anArgumentUnknownToTheRealFrontendIsRefusedByItAsByTheStandIn() throws Exception {
-    String python = RealProgramsEnv.bin("python");
-    processes = new RealProcesses(Files.createDirectories(tmp.resolve("refused")));
-    List<String> args = List.of("--http-port", String.valueOf(RealProcesses.freePort()), "--router-mode", "kv", "--bogus-flag", "x");
-    List<String> argv = new ArrayList<>(List.of(python, "-m", "dynamo.frontend"));
-    argv.addAll(args);
-    Process real = processes.start("router", argv, Map.of());
-    assertThat(real.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-    assertThat(real.exitValue()).isEqualTo(1);
-    String expected = DynamoFrontendOptions.message(DynamoFrontendOptions.unknown(args));
-    assertThat(expected).isEqualTo("Unknown arguments specified: ['--bogus-flag', 'x']");
-    assertThat(processes.tail("router", 4000)).contains(expected);
-  }
-
   private void routesAndAppliesKvEvents(Arm arm) throws Exception {
     String chat = arm.url() + "/v1/chat/completions";
     // Requests that share a prefix of several whole blocks: the first one's blocks are stored on
