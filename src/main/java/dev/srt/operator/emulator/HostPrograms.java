@@ -39,7 +39,8 @@ public final class HostPrograms {
       new Program("dynamo.frontend", true, "ai-dynamo", "router", "router dynamo",
           "it discovers workers only through real Dynamo sidecars, and the sidecars still run as stand-ins"),
       new Program("dynamo.sglang.sidecar", true, "ai-dynamo", "router", "dynamo-sidecar",
-          "it speaks SGLang's gRPC API to its engine, which the emulated engine does not serve yet"));
+          "it runs over the emulated engine's gRPC service (RealDynamoSidecarIT), but needs a real tokenizer in the model"
+              + " directory and the real frontend beside it, which the arms' scripts do not give it yet"));
 
   /**
    * One line for a person: which programs run for real (with their versions) and which as
