@@ -60,7 +60,7 @@ class RealAiPerfIT {
   }
 
   /** The capacity example's arm with {@code workload} and {@code execution}, its model in {@code model}. */
-  private static List<ProcessSpec> benchmarks(Path model, String workload, String execution) throws Exception {
+  static List<ProcessSpec> benchmarks(Path model, String workload, String execution) throws Exception {
     String yaml = Files.readString(Examples.CAPACITY).replace("/models/Qwen3-32B-FP8", model.toString());
     int start = yaml.indexOf("  workload:\n");
     int end = yaml.indexOf("  arms:\n", start);
