@@ -3,6 +3,7 @@ package dev.srt.operator.cli;
 import dev.srt.operator.emulator.AiPerf;
 import dev.srt.operator.emulator.BenchServing;
 import dev.srt.operator.emulator.BuildTools;
+import dev.srt.operator.emulator.EmulatedModelFiles;
 import dev.srt.operator.emulator.EmulatedRouters;
 import dev.srt.operator.emulator.DynamoSidecar;
 import dev.srt.operator.emulator.EmulatedProcess;
@@ -46,6 +47,7 @@ import picocli.CommandLine.Unmatched;
       EmulateCommand.Tool.class,
       EmulateCommand.Venv.class,
       EmulateCommand.Install.class,
+      EmulateCommand.ModelFiles.class,
     })
 public final class EmulateCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
@@ -208,6 +210,19 @@ public final class EmulateCommand implements Runnable {
         System.out.println(p);
       }
       System.err.println("emulated GPU host ready: export PATH=" + d + ":$PATH  (state: " + s.toAbsolutePath().normalize() + ")");
+      return 0;
+    }
+  }
+
+  @Command(name = "model-files", description = "Writes the emulated model's tokenizer.json, tokenizer_config.json and config.json "
+      + "into DIR (no weights): what real clients such as aiperf load with --tokenizer DIR.")
+  static final class ModelFiles implements Callable<Integer> {
+    @Option(names = "--dir", required = true, description = "The model directory; created if missing, its other files left alone.")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+      EmulatedModelFiles.write(dir);
       return 0;
     }
   }

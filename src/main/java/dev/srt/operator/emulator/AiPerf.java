@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +37,10 @@ import java.util.function.Function;
  * {@code <prefix>.jsonl} (one record per request) into {@code --output-artifact-dir}.
  */
 public final class AiPerf {
-  static final String VERSION = "0.14.0+emulated";
+  /** The real AIPerf whose exports this mirrors (RealAiPerfDriftIT compares them), marked emulated. */
+  static final String VERSION = "0.13.0+emulated";
+  /** Its export's schema_version. */
+  static final String SCHEMA_VERSION = "1.4";
   /** Mooncake traces count prompt blocks of 512 tokens (AIPerf's default block size). */
   static final int TRACE_BLOCK_TOKENS = 512;
 
@@ -49,7 +53,7 @@ public final class AiPerf {
    */
   public record Options(String model, String url, long seed, Path artifactDir, String prefix, int requestCount, int concurrency,
       double requestRate, double durationSeconds, int isl, int islStd, int osl, int oslStd, Path inputFile, String datasetType,
-      boolean fixedSchedule, boolean autoOffset, ObjectNode extraInputs, double scale) {
+      boolean fixedSchedule, boolean autoOffset, ObjectNode extraInputs, double scale, int warmup, String tokenizer, List<String> argv) {
 
     public static Options parse(List<String> argv, Map<String, String> env, PrintStream err) {
       // Strict: refuses what aiperf 0.13.0's cyclopts app refuses (flags/aiperf.flags).
@@ -94,7 +98,8 @@ public final class AiPerf {
           a.getDouble("--request-rate", 0), a.getDouble("--benchmark-duration", 0), a.getInt("--synthetic-input-tokens-mean", 550), a.getInt("--synthetic-input-tokens-stddev", 0),
           a.getInt("--output-tokens-mean", 64), a.getInt("--output-tokens-stddev", 0), input == null ? null : Path.of(input),
           a.get("--custom-dataset-type"), a.flag("--fixed-schedule"), a.flag("--fixed-schedule-auto-offset"), extra,
-          scaleEnv == null ? BenchServing.DEFAULT_SCALE : Double.parseDouble(scaleEnv));
+          scaleEnv == null ? BenchServing.DEFAULT_SCALE : Double.parseDouble(scaleEnv), a.getInt("--warmup-request-count", 0),
+          a.get("--tokenizer", model), List.copyOf(argv));
     }
 
     private static JsonNode value(String text) {
@@ -115,6 +120,17 @@ public final class AiPerf {
 
   /** A request sent: what came of it, and when it was sent (ns since the epoch, as AIPerf's records say). */
   record Sent(BenchServing.Outcome outcome, long startNs) {}
+
+  /** The phases AIPerf runs and records: the warm-up (its requests recorded, never counted) and the measured one. */
+  enum Phase {
+    WARMUP("warmup"), PROFILING("profiling");
+
+    final String wire;
+
+    Phase(String wire) {
+      this.wire = wire;
+    }
+  }
 
   private final Options opts;
   private final PrintStream out;
@@ -140,20 +156,35 @@ public final class AiPerf {
     }
     BenchServing client = new BenchServing(BenchServing.Options.client(opts.url(), opts.seed(), opts.extraInputs(),
         opts.extraInputs().path("ignore_eos").asBoolean(false)), out, err);
+    List<Entry> warmupEntries = new ArrayList<>();
+    for (int i = 0; i < opts.warmup() && !dataset.isEmpty(); i++) {
+      warmupEntries.add(new Entry(dataset.get(i % dataset.size()).prompt(), 0));
+    }
+    List<Sent> warmup = send(client, warmupEntries, false);
+    LocalDateTime startTime = LocalDateTime.now();
     Instant start = Instant.now();
-    List<Sent> sent = send(client, dataset);
+    List<Sent> sent = send(client, dataset, true);
     List<BenchServing.Outcome> outcomes = sent.stream().map(Sent::outcome).toList();
     Instant end = Instant.now();
+    LocalDateTime endTime = LocalDateTime.now();
     double seconds = Math.max(1e-9, Duration.between(start, end).toNanos() / 1e9);
     Files.createDirectories(opts.artifactDir());
-    Files.writeString(opts.artifactDir().resolve(opts.prefix() + "_aiperf.json"),
-        Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(export(outcomes, seconds, start, end)) + "\n");
     StringBuilder records = new StringBuilder();
+    for (int i = 0; i < warmup.size(); i++) {
+      records.append(Json.write(record(i, warmup.get(i), Phase.WARMUP, false))).append('\n');
+    }
     for (int i = 0; i < sent.size(); i++) {
-      records.append(Json.write(record(i, sent.get(i)))).append('\n');
+      records.append(Json.write(record(i, sent.get(i), Phase.PROFILING, !warmup.isEmpty()))).append('\n');
     }
     Files.writeString(opts.artifactDir().resolve(opts.prefix() + ".jsonl"), records.toString(), StandardCharsets.UTF_8);
     long completed = outcomes.stream().filter(BenchServing.Outcome::success).count();
+    if (completed == 0 && !outcomes.isEmpty()) {
+      // AIPerf 0.13.0 then exports no summary and fails (system_controller.py: "All N inference request(s) failed")
+      err.printf("aiperf (emulated): All %d inference request(s) failed; no successful responses were collected.%n", outcomes.size());
+      return 1;
+    }
+    Files.writeString(opts.artifactDir().resolve(opts.prefix() + "_aiperf.json"),
+        Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(export(outcomes, seconds, startTime, endTime)) + "\n");
     out.printf("aiperf (emulated): %d/%d requests completed in %.2f s, %.2f requests/sec%n", completed, outcomes.size(), seconds,
         completed / seconds);
     return 0;
@@ -212,21 +243,28 @@ public final class AiPerf {
    * --benchmark-duration the dataset is sent round and round until the duration is over, and the
    * requests in flight then are awaited.
    */
-  private List<Sent> send(BenchServing client, List<Entry> dataset) throws InterruptedException {
+  private List<Sent> send(BenchServing client, List<Entry> dataset, boolean measured) throws InterruptedException {
+    if (dataset.isEmpty()) {
+      return List.of();
+    }
     ExecutorService pool = Http.daemonPool("aiperf-request");
     try {
-      Semaphore slots = new Semaphore(opts.fixedSchedule() ? Integer.MAX_VALUE : Math.max(1, opts.concurrency()));
+      // the warm-up is sent as fast as the concurrency lets, never on the schedule or for the duration
+      boolean fixed = measured && opts.fixedSchedule();
+      double duration = measured ? opts.durationSeconds() : 0;
+      Semaphore slots = new Semaphore(fixed ? Integer.MAX_VALUE : Math.max(1, Math.min(opts.concurrency(), measured ? Integer.MAX_VALUE
+          : Math.max(1, dataset.size()))));
       Random arrivals = new Random(opts.seed());
       long t0 = System.nanoTime();
-      long stop = opts.durationSeconds() > 0 ? t0 + (long) (opts.durationSeconds() * 1e9) : Long.MAX_VALUE;
+      long stop = duration > 0 ? t0 + (long) (duration * 1e9) : Long.MAX_VALUE;
       double at = 0;
       List<Future<Sent>> futures = new ArrayList<>();
-      for (int i = 0; opts.durationSeconds() > 0 ? !dataset.isEmpty() : i < dataset.size(); i++) {
+      for (int i = 0; duration > 0 || i < dataset.size(); i++) {
         Entry e = dataset.get(i % dataset.size());
         long due;
-        if (opts.fixedSchedule()) {
+        if (fixed) {
           due = t0 + e.atMs() * 1_000_000L;
-        } else if (opts.requestRate() > 0) {
+        } else if (measured && opts.requestRate() > 0) {
           at += -Math.log(1 - arrivals.nextDouble()) / opts.requestRate();
           due = t0 + (long) (at * 1e9);
         } else {
@@ -282,31 +320,23 @@ public final class AiPerf {
     return false;
   }
 
-  /** profile_export_aiperf.json: run metadata, then a stats block per metric tag. */
-  ObjectNode export(List<BenchServing.Outcome> outcomes, double seconds, Instant start, Instant end) {
+  /**
+   * profile_export_aiperf.json as AIPerf 0.13.0 writes it (schema 1.4): run metadata, its input
+   * configuration, then a statistics block per metric tag. Only a subset of its metrics (those the
+   * results layer reads, and their neighbours), in its shapes and types: RealAiPerfDriftIT checks
+   * that every key written here is one the real tool writes, with the same type.
+   */
+  ObjectNode export(List<BenchServing.Outcome> outcomes, double seconds, LocalDateTime start, LocalDateTime end) {
     List<BenchServing.Outcome> ok = outcomes.stream().filter(BenchServing.Outcome::success).toList();
+    String benchmarkId = UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     ObjectNode r = Json.object();
-    r.put("schema_version", "1.5").put("aiperf_version", VERSION).put("benchmark_id", UUID.randomUUID().toString())
-        .put("start_time", start.toString()).put("end_time", end.toString()).put("was_cancelled", false);
-    ObjectNode config = r.putObject("input_config");
-    config.put("model", opts.model()).put("url", opts.url()).put("random_seed", opts.seed());
-    if (opts.inputFile() != null) {
-      config.put("input_file", opts.inputFile().toString()).put("custom_dataset_type", opts.datasetType())
-          .put("fixed_schedule", opts.fixedSchedule());
-    } else {
-      config.put("request_count", opts.requestCount());
-      if (opts.concurrency() == UNBOUNDED) {
-        config.putNull("concurrency");
-      } else {
-        config.put("concurrency", opts.concurrency());
-      }
-      if (opts.requestRate() > 0) {
-        config.put("request_rate", opts.requestRate());
-      }
-      if (opts.durationSeconds() > 0) {
-        config.put("benchmark_duration", opts.durationSeconds());
-      }
-    }
+    r.put("schema_version", SCHEMA_VERSION).put("aiperf_version", VERSION).put("benchmark_id", benchmarkId);
+    inputConfig(r.putObject("input_config"));
+    r.putObject("run_info").put("benchmark_id", benchmarkId).put("random_seed", opts.seed()).put("trial", 0)
+        .put("cli_command", String.join(" ", opts.argv()));
+    r.put("was_cancelled", false).put("is_complete", true);
+    errorSummary(r.putArray("error_summary"), outcomes);
+    r.put("start_time", start.toString()).put("end_time", end.toString());
     record(r, "time_to_first_token", "ms", ok, o -> List.of(o.ttft() * 1000));
     record(r, "inter_token_latency", "ms", ok, o -> o.outputLen() > 1 ? List.of((o.latency() - o.ttft()) / (o.outputLen() - 1) * 1000) : List.of());
     record(r, "request_latency", "ms", ok, o -> List.of(o.latency() * 1000));
@@ -315,12 +345,45 @@ public final class AiPerf {
     record(r, "input_sequence_length", "tokens", ok, o -> List.of((double) o.promptLen()));
     record(r, "output_sequence_length", "tokens", ok, o -> List.of((double) o.outputLen()));
     long outTokens = ok.stream().mapToLong(BenchServing.Outcome::outputLen).sum();
+    long failed = outcomes.size() - ok.size();
     r.putObject("request_throughput").put("unit", "requests/sec").put("avg", ok.size() / seconds);
     r.putObject("output_token_throughput").put("unit", "tokens/sec").put("avg", outTokens / seconds);
-    r.putObject("request_count").put("unit", "requests").put("avg", ok.size());
+    // counts too are floats in the export (request_count 12.0)
+    r.putObject("request_count").put("unit", "requests").put("avg", (double) ok.size());
+    if (failed > 0) {
+      // an error-only metric: absent from a run without errors
+      r.putObject("error_request_count").put("unit", "requests").put("avg", (double) failed);
+    }
+    r.putObject("completed_request_count").put("unit", "requests").put("avg", (double) outcomes.size());
     r.putObject("benchmark_duration").put("unit", "sec").put("avg", seconds);
-    errorSummary(r.putArray("error_summary"), outcomes);
     return r;
+  }
+
+  /** {@code input_config}: the parts of AIPerf's configuration a synthetic run writes (models, endpoint, dataset, phase). */
+  private void inputConfig(ObjectNode c) {
+    c.putObject("models").putArray("items").addObject().put("name", opts.model());
+    ObjectNode endpoint = c.putObject("endpoint");
+    endpoint.putArray("urls").add(opts.url());
+    endpoint.put("type", "chat").put("streaming", true);
+    if (!opts.extraInputs().isEmpty()) {
+      endpoint.set("extra", opts.extraInputs().deepCopy());
+    }
+    if (opts.inputFile() == null) {
+      ObjectNode dataset = c.putArray("datasets").addObject();
+      dataset.put("name", "main").put("type", "synthetic").put("entries", opts.requestCount()).put("random_seed", opts.seed());
+      ObjectNode prompts = dataset.putObject("prompts");
+      prompts.putObject("isl").put("mean", (double) opts.isl());
+      prompts.putObject("osl").put("mean", (double) opts.osl());
+    }
+    ObjectNode phase = c.putArray("phases").addObject();
+    phase.put("name", "profiling").put("kind", "profiling");
+    if (opts.inputFile() == null && opts.durationSeconds() <= 0) {
+      if (opts.requestRate() <= 0) {
+        // the shape of a concurrency phase; a rate's phase type is a plugin name not mirrored here
+        phase.put("type", "concurrency").put("requests", opts.requestCount()).put("concurrency", opts.concurrency());
+      }
+    }
+    c.putObject("tokenizer").put("name", opts.tokenizer());
   }
 
   /**
@@ -362,49 +425,58 @@ public final class AiPerf {
   }
 
   /**
-   * One line of {@code <prefix>.jsonl} as AIPerf writes it: {@code metadata} (its index, ids,
-   * timestamps in ns, the profiling phase), {@code metrics} as {@code {value, unit}} (for a
-   * success TTFT, the gaps between chunks, latency, time per output token, lengths; for a failure
-   * the prompt length only) and {@code error} (null for a success).
+   * One line of {@code <prefix>.jsonl} as AIPerf 0.13.0 writes it: {@code metadata} (its index,
+   * ids, timestamps in ns, its phase: the warm-up is phase 0 when there is one, and has no
+   * profiling index), {@code metrics} as {@code {value, unit}} (for a success TTFT, the gaps
+   * between chunks, latency, time per output token, lengths as whole numbers; for a failure the
+   * prompt length only) and, for a failure only, {@code error}.
    */
-  static ObjectNode record(int index, Sent sent) {
+  static ObjectNode record(int index, Sent sent, Phase phase, boolean afterWarmup) {
     BenchServing.Outcome o = sent.outcome();
     ObjectNode rec = Json.object();
     ObjectNode meta = rec.putObject("metadata");
-    meta.put("session_num", index).put("x_request_id", UUID.randomUUID().toString())
-        .put("x_correlation_id", UUID.randomUUID().toString()).put("conversation_id", "session_" + index).put("turn_index", 0)
+    String correlation = UUID.randomUUID().toString();
+    meta.put("session_num", index).put("x_request_id", UUID.randomUUID().toString()).put("x_correlation_id", correlation)
+        .put("conversation_id", String.format("session_%06d", index)).put("turn_index", 0).put("credit_issued_ns", sent.startNs())
         .put("request_start_ns", sent.startNs());
     if (o.success()) {
       meta.put("request_ack_ns", sent.startNs() + Math.round(o.ttft() * 1e9));
-    } else {
-      meta.putNull("request_ack_ns");
     }
-    meta.put("request_end_ns", sent.startNs() + Math.round(o.latency() * 1e9)).put("worker_id", "worker_0")
-        .put("record_processor_id", "record_processor_0").put("benchmark_phase", "profiling").put("was_cancelled", false)
-        .putNull("cancellation_time_ns");
+    meta.put("request_end_ns", sent.startNs() + Math.round(o.latency() * 1e9)).put("worker_id", "worker_emulated")
+        .put("record_processor_id", "record_processor_emulated").put("benchmark_phase", phase.wire)
+        .put("phase_index", phase == Phase.PROFILING && afterWarmup ? 1 : 0);
+    if (phase == Phase.PROFILING) {
+      meta.put("profiling_index", 0);
+    }
+    meta.put("phase_name", phase.wire).put("phase_kind", phase.wire).put("was_cancelled", false).put("context_overflow_skip", false)
+        .put("agent_depth", 0).put("root_correlation_id", correlation);
     ObjectNode m = rec.putObject("metrics");
     if (o.success()) {
-      value(m, "input_sequence_length", o.promptLen(), "tokens");
+      count(m, "input_sequence_length", o.promptLen());
       value(m, "time_to_first_token", o.ttft() * 1000, "ms");
       value(m, "request_latency", o.latency() * 1000, "ms");
-      value(m, "output_token_count", o.outputLen(), "tokens");
+      count(m, "output_token_count", o.outputLen());
       ObjectNode icl = m.putObject("inter_chunk_latency");
       ArrayNode gaps = icl.putArray("value");
       o.itls().forEach(g -> gaps.add(g * 1000));
       icl.put("unit", "ms");
-      value(m, "output_sequence_length", o.outputLen(), "tokens");
+      count(m, "output_sequence_length", o.outputLen());
       if (o.outputLen() > 1) {
         value(m, "inter_token_latency", (o.latency() - o.ttft()) / (o.outputLen() - 1) * 1000, "ms");
         if (o.latency() > o.ttft()) {
           value(m, "output_token_throughput_per_user", (o.outputLen() - 1) / (o.latency() - o.ttft()), "tokens/sec/user");
         }
       }
-      rec.putNull("error");
     } else {
-      value(m, "error_isl", o.promptLen(), "tokens");
+      count(m, "error_isl", o.promptLen());
       errorDetails(rec.putObject("error"), o.failure());
     }
     return rec;
+  }
+
+  /** A token count: a whole number in AIPerf's records. */
+  private static void count(ObjectNode metrics, String name, long value) {
+    metrics.putObject(name).put("value", value).put("unit", "tokens");
   }
 
   private static void value(ObjectNode metrics, String name, double value, String unit) {

@@ -15,7 +15,7 @@ public final class BenchWorkload {
   /** One request to send: its text, its length in tokens, and the output length to ask for. */
   public record Prompt(String text, int promptLen, int outputLen) {}
 
-  private static final String[] WORDS = (
+  static final String[] WORDS = (
       "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa "
           + "quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber basalt cobalt dune ember "
           + "fjord granite harbor iris jasper kelp lagoon meadow nectar onyx pebble quartz river summit tundra "

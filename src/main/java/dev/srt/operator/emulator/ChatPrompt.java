@@ -17,11 +17,11 @@ public final class ChatPrompt {
     List<String> tokens = new ArrayList<>();
     if (messages != null && messages.isArray()) {
       for (JsonNode m : messages) {
-        tokens.add("<|" + m.path("role").asText("user") + "|>");
+        words(EmulatedVocabulary.roleMarker(m.path("role").asText("user")), tokens);
         words(text(m.path("content")), tokens);
       }
     }
-    tokens.add("<|assistant|>");
+    tokens.add(EmulatedVocabulary.roleMarker("assistant"));
     return tokens;
   }
 
@@ -54,26 +54,13 @@ public final class ChatPrompt {
     return sb.toString();
   }
 
+  /** The tokens of {@code text} (whole words of the vocabulary, pieces of others), appended to {@code into}. */
   public static void words(String text, List<String> into) {
-    int n = text.length();
-    int i = 0;
-    while (i < n) {
-      while (i < n && Character.isWhitespace(text.charAt(i))) {
-        i++;
-      }
-      int start = i;
-      while (i < n && !Character.isWhitespace(text.charAt(i))) {
-        i++;
-      }
-      if (i > start) {
-        into.add(text.substring(start, i));
-      }
-    }
+    EmulatedTokenizer.tokens(text, into);
   }
 
+  /** How many tokens {@code text} is: what the engine and the clients count. */
   public static int countWords(String text) {
-    List<String> w = new ArrayList<>();
-    words(text, w);
-    return w.size();
+    return EmulatedTokenizer.count(text);
   }
 }

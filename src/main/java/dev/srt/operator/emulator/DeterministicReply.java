@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 public record DeterministicReply(List<String> words, String finishReason) {
   private static final Pattern ONE_WORD =
       Pattern.compile("(?i)reply with (?:one|a single) word\\s*:?\\s*\"?([\\p{Alnum}_-]+)");
-  private static final String[] VOCABULARY = (
+  static final String[] VOCABULARY = (
       "the a router worker cache prefix block token request reply model engine latency "
           + "throughput batch queue decode prefill stream event policy load balance hit miss "
           + "fast slow warm cold shared group prompt answer value state node path hash tree "

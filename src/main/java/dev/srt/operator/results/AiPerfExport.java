@@ -14,7 +14,11 @@ import java.util.Map;
 /**
  * AIPerf's aggregate export ({@code <prefix>_aiperf.json}): a block of statistics per metric tag,
  * read under bench_serving's names. AIPerf's {@code inter_token_latency} is per request (its time
- * per output token), so it gives both the ITL and the TPOT numbers.
+ * per output token), so it gives both the ITL and the TPOT numbers. {@code request_count} counts
+ * the successful requests only (aiperf 0.13.0 {@code RequestCountMetric}: "valid requests"; its
+ * {@code error_request_count} and {@code completed_request_count} add the failed ones), and
+ * {@code error_summary} the failed ones by error. The fixtures under
+ * {@code src/test/resources/dev/srt/operator/results/aiperf-0.13.0} are the real tool's.
  */
 final class AiPerfExport {
   private static final ResultFile FILE = ResultFile.AIPERF;
@@ -87,6 +91,10 @@ final class AiPerfExport {
             continue;
           }
           String number = ResultJson.number(p, FILE, tag + "." + stat);
+          if (number != null && metric == ResultMetric.COMPLETED) {
+            // AIPerf 0.13.0 writes the count as a float (12.0); the count is a whole number
+            number = ResultJson.plain(new BigDecimal(number).stripTrailingZeros());
+          }
           if (number != null) {
             out.put(metric, number);
             if (metric == ResultMetric.MEAN_ITL_MS) {

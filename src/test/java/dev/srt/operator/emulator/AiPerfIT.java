@@ -59,7 +59,7 @@ class AiPerfIT {
     assertThat(metric(worker, "sglang:num_requests_total")).isEqualTo(3);
     assertThat(metric(worker, "sglang:cached_tokens_total")).isGreaterThanOrEqualTo(2 * 128);
     JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/agentx_aiperf.json")));
-    assertThat(export.path("schema_version").asText()).isEqualTo("1.5");
+    assertThat(export.path("schema_version").asText()).isEqualTo("1.4");
     assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(3);
     JsonNode ttft = export.path("time_to_first_token");
     assertThat(ttft.path("unit").asText()).isEqualTo("ms");
@@ -91,7 +91,7 @@ class AiPerfIT {
     JsonNode r = Json.parse(records.get(0));
     assertThat(r.path("metadata").path("benchmark_phase").asText()).isEqualTo("profiling");
     assertThat(r.path("metadata").path("request_end_ns").asLong()).isGreaterThan(r.path("metadata").path("request_start_ns").asLong());
-    assertThat(r.path("error").isNull()).isTrue();
+    assertThat(r.has("error")).as("0.13.0 writes no error key for a success").isFalse();
     assertThat(r.at("/metrics/time_to_first_token/unit").asText()).isEqualTo("ms");
     assertThat(r.at("/metrics/inter_chunk_latency/value").size()).isPositive();
     assertThat(r.at("/metrics/request_latency/value").asDouble()).isGreaterThan(r.at("/metrics/time_to_first_token/value").asDouble());
@@ -115,18 +115,40 @@ class AiPerfIT {
     JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/profile_export_aiperf.json")));
     assertThat(export.path("request_count").path("avg").asInt()).isBetween(20, 70);
     assertThat(seconds).isLessThan(10);
-    assertThat(export.at("/input_config/concurrency").isNull()).isTrue();
+    assertThat(export.at("/input_config/phases/0").has("concurrency")).isFalse();
   }
 
   @Test
-  void requestsThatFailAreCountedNotFatal() throws Exception {
+  void whenEveryRequestFailsItFailsWithoutASummaryAsAIPerf0130Does() throws Exception {
     // An engine that never becomes ready lists its model but answers every chat request 503.
     SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_FAIL_HEALTH", "1"));
     AiPerf aiperf = new AiPerf(options("--url", EmulatedFleet.url(worker), "--request-count", "2"), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
-    assertThat(aiperf.run()).as("nothing completed, and AIPerf still exits 0: request failures are not its errors").isZero();
+    assertThat(aiperf.run()).as("aiperf 0.13.0 exits 1 when no request succeeded").isEqualTo(1);
+    assertThat(dir.resolve("aiperf/profile_export_aiperf.json")).doesNotExist();
+    List<String> records = Files.readAllLines(dir.resolve("aiperf/profile_export.jsonl"));
+    assertThat(records).hasSize(2);
+    JsonNode failed = Json.parse(records.get(0));
+    assertThat(failed.at("/error/code").asInt()).isEqualTo(503);
+    assertThat(failed.at("/metrics/error_isl/value").isIntegralNumber()).isTrue();
+    assertThat(failed.path("metadata").has("request_ack_ns")).as("no answer, no ack").isFalse();
+  }
+
+  @Test
+  void theWarmUpIsSentAndRecordedInItsOwnPhaseButNotCounted() throws Exception {
+    SglangWorker worker = fleet.worker(Map.of("SRT_EMULATOR_STARTUP_DELAY_MS", "0"));
+    await().atMost(Duration.ofSeconds(5)).until(worker::isReady);
+    AiPerf aiperf = new AiPerf(options("--url", EmulatedFleet.url(worker), "--request-count", "3", "--warmup-request-count", "2",
+        "--synthetic-input-tokens-mean", "40", "--output-tokens-mean", "4"), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
+    assertThat(aiperf.run()).isZero();
+
+    assertThat(metric(worker, "sglang:num_requests_total")).isEqualTo(5);
     JsonNode export = Json.parse(Files.readString(dir.resolve("aiperf/profile_export_aiperf.json")));
-    assertThat(export.path("request_count").path("avg").asInt()).isZero();
-    assertThat(export.path("error_summary").get(0).path("count").asInt()).isEqualTo(2);
-    assertThat(export.has("time_to_first_token")).as("no record has a TTFT: the metric is left out, never 0").isFalse();
+    assertThat(export.at("/request_count/avg").asDouble()).isEqualTo(3.0);
+    List<JsonNode> records = Files.readAllLines(dir.resolve("aiperf/profile_export.jsonl")).stream().map(Json::parse).toList();
+    assertThat(records).extracting(r -> r.at("/metadata/benchmark_phase").asText())
+        .containsExactly("warmup", "warmup", "profiling", "profiling", "profiling");
+    assertThat(records.get(0).path("metadata").has("profiling_index")).isFalse();
+    assertThat(records.get(2).at("/metadata/phase_index").asInt()).isEqualTo(1);
+    assertThat(records.get(2).has("error")).as("a success has no error key").isFalse();
   }
 }

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class BenchFailureReportTest {
   void aiPerfSummarisesErrorsByDetailsAndCountsSuccesses() {
     AiPerf a = new AiPerf(AiPerf.Options.parse(List.of("profile", "--model", "m", "--output-artifact-dir", Path.of("unused").toString()),
         Map.of(), EmulatedFleet.QUIET), EmulatedFleet.QUIET, EmulatedFleet.QUIET);
-    ObjectNode export = a.export(OUTCOMES, 2.0, Instant.EPOCH, Instant.EPOCH.plusSeconds(2));
+    ObjectNode export = a.export(OUTCOMES, 2.0, LocalDateTime.of(2026, 1, 1, 0, 0), LocalDateTime.of(2026, 1, 1, 0, 0, 2));
     assertThat(export.path("request_count").path("avg").asInt()).isEqualTo(2);
     assertThat(export.path("request_throughput").path("avg").asDouble()).isEqualTo(1.0);
     JsonNode summary = export.path("error_summary");
@@ -70,5 +71,16 @@ class BenchFailureReportTest {
     assertThat(second.path("count").asInt()).isEqualTo(1);
     assertThat(second.path("error_details").path("code").isNull()).isTrue();
     assertThat(second.path("error_details").path("type").asText()).isEqualTo("ConnectException");
+    assertThat(export.path("error_request_count").path("avg").asDouble()).isEqualTo(3.0);
+  }
+
+  @Test
+  void aFailedRequestsRecordHasTheShapeOfTheRealToolsOne() throws Exception {
+    // the real AIPerf 0.13.0's record of a request a router answered 503 (results/aiperf-0.13.0/shed)
+    JsonNode real = Json.parse(Files.readAllLines(Path.of("src/test/resources/dev/srt/operator/results/aiperf-0.13.0/shed/profile_export.jsonl"))
+        .stream().filter(l -> l.contains("\"error\":{")).findFirst().orElseThrow());
+    BenchServing.Outcome failed = OUTCOMES.stream().filter(o -> !o.success()).findFirst().orElseThrow();
+    JsonNode standIn = AiPerf.record(3, new AiPerf.Sent(failed, 1_000_000_000L), AiPerf.Phase.PROFILING, false);
+    assertThat(JsonShape.of(standIn)).isEqualTo(JsonShape.of(real));
   }
 }

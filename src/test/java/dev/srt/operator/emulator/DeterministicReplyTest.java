@@ -35,9 +35,9 @@ class DeterministicReplyTest {
   }
 
   @Test
-  void theTemplateMarksRolesAndCountsWords() {
+  void theTemplateMarksRolesAndSpellsWordsOutsideTheVocabulary() {
     List<String> t = ChatPrompt.tokens(Json.parse(
         "[{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi  there\"}]}]"));
-    assertThat(t).containsExactly("<|system|>", "be", "brief", "<|user|>", "hi", "there", "<|assistant|>");
+    assertThat(t).containsExactly("<|system|>", "be", "b", "##r", "##i", "##e", "##f", "<|user|>", "hi", "there", "<|assistant|>");
   }
 }

@@ -58,22 +58,20 @@ class PrefillTimingIT {
     return new Timed(ttft, cached);
   }
 
-  private static String words(String stem, int n) {
-    StringBuilder b = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      b.append(stem).append(i).append(' ');
-    }
-    return b.toString();
+  /** {@code n} tokens: a word of the emulated vocabulary, repeated (a word outside it would be several tokens). */
+  private static String words(String word, int n) {
+    assertThat(EmulatedTokenizer.count(word)).isEqualTo(1);
+    return (word + " ").repeat(n);
   }
 
   @Test
   void ttftGrowsWithTheUncachedTokens() throws Exception {
     SglangWorker w = fleet.worker(NO_NOISE);
     await().atMost(Duration.ofSeconds(5)).until(w::isReady);
-    String system = words("sys", 2000);
+    String system = words("alpha", 2000);
     Timed cold = stream(w, system + "first question");
     Timed warm = stream(w, system + "second question");
-    Timed halfCold = stream(w, words("sys", 1000) + words("other", 1000));
+    Timed halfCold = stream(w, words("alpha", 1000) + words("bravo", 1000));
 
     // 2000+ uncached tokens take at least their 0.15 ms each; a warm prompt pays for its ~20 new ones
     assertThat(cold.cachedTokens()).isZero();

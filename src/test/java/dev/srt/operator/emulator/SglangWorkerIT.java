@@ -134,7 +134,8 @@ class SglangWorkerIT {
 
     String metrics = get(url(w) + "/metrics").body();
     assertThat(metric(metrics, "sglang:num_requests_total{model_name=\"" + MODEL + "\"}")).isEqualTo(3.0);
-    assertThat(metric(metrics, "sglang:prompt_tokens_total{model_name=\"" + MODEL + "\"}")).isEqualTo(7 + 104 + 104);
+    // the canary is 8 tokens: <|user|> Reply with one word ##: ready <|assistant|>
+    assertThat(metric(metrics, "sglang:prompt_tokens_total{model_name=\"" + MODEL + "\"}")).isEqualTo(8 + 104 + 104);
     assertThat(metric(metrics, "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"" + MODEL + "\"}")).isEqualTo(96.0);
     assertThat(metric(metrics, "sglang:generation_tokens_total{model_name=\"" + MODEL + "\"}")).isEqualTo(17.0);
 
