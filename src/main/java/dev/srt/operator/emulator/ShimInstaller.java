@@ -137,6 +137,7 @@ public final class ShimInstaller {
     write(dir, shims);
     Files.createDirectories(stateDir);
     writePreinstalled();
+    EmulatedModelFiles.write(stateDir.resolve(MODEL_FILES_DIR));
     writeHostPackages();
     return shims.keySet().stream().map(dir::resolve).toList();
   }
@@ -209,13 +210,29 @@ public final class ShimInstaller {
         + "exec " + launcher.emulateCommand(name) + " \"$@\"\n";
   }
 
-  /** A binary real program (aiperf): the host's own on PATH, else the pinned environment's, else its stand-in. */
+  /** Under the state: the emulated model's own files (its tokenizer), for real programs that load them. */
+  static final String MODEL_FILES_DIR = "model-files";
+
+  /**
+   * A binary real program (aiperf): the host's own on PATH, else the pinned environment's, else its
+   * stand-in. The emulated host has no model directory (its engines read no weights), so a real
+   * program's {@code --tokenizer DIR} without a {@code tokenizer.json} is given the emulated
+   * model's own files instead ({@link EmulatedModelFiles}), which the emulated engines tokenize with.
+   */
   private String realOrStandIn(HostPrograms.Program program) {
     return header(program.name()) + programFunctions() + """
         if real=$(srt_real_program NAME); then
-          exec "$real" "$@"
+          args=("$@")
+          for ((i = 0; i < ${#args[@]}; i++)); do
+            if [[ "${args[i]}" == --tokenizer && $((i + 1)) -lt ${#args[@]} && ! -e "${args[i + 1]}/tokenizer.json" && ! -f "${args[i + 1]}" ]]; then
+              args[i + 1]="${SRT_EMULATOR_STATE}/MODEL_FILES"
+            elif [[ "${args[i]}" == --tokenizer=* && ! -e "${args[i]#--tokenizer=}/tokenizer.json" && ! -f "${args[i]#--tokenizer=}" ]]; then
+              args[i]="--tokenizer=${SRT_EMULATOR_STATE}/MODEL_FILES"
+            fi
+          done
+          exec "$real" "${args[@]}"
         fi
-        """.replace("NAME", program.name())
+        """.replace("NAME", program.name()).replace("MODEL_FILES", MODEL_FILES_DIR)
         + "exec " + launcher.emulateCommand(program.standIn().split(" ")) + " \"$@\"\n";
   }
 

@@ -41,6 +41,19 @@ class RealProgramShimsTest {
     assertThat(run(Map.of(), "python3", "-m", "sglang_router.launch_router")).endsWith("PYTHONPATH=unset");
   }
 
+  /** The emulated host has no model directory: a real client's tokenizer is the emulated model's own files. */
+  @Test
+  void aRealClientGetsTheEmulatedModelsTokenizerWhereTheModelDirectoryHasNone() throws Exception {
+    Path files = tmp.resolve("state").resolve(ShimInstaller.MODEL_FILES_DIR);
+    assertThat(files.resolve("tokenizer.json")).isRegularFile();
+    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", "/models/Qwen3-32B-FP8", "--model", "m"))
+        .isEqualTo("real aiperf: profile --tokenizer " + files + " --model m");
+    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer=/models/none")).isEqualTo("real aiperf: profile --tokenizer=" + files);
+    Path own = Files.createDirectories(tmp.resolve("own model"));
+    Files.writeString(own.resolve("tokenizer.json"), "{}");
+    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", own.toString())).isEqualTo("real aiperf: profile --tokenizer " + own);
+  }
+
   @Test
   void theSwitchChoosesStandInsForAllOrForTheNamedPrograms() throws Exception {
     Map<String, String> some = Map.of(HostPrograms.STAND_INS_VAR, "etcd,sglang_router.launch_router");
