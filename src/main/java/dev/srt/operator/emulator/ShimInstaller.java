@@ -215,21 +215,34 @@ public final class ShimInstaller {
 
   /**
    * A binary real program (aiperf): the host's own on PATH, else the pinned environment's, else its
-   * stand-in. The emulated host has no model directory (its engines read no weights), so a real
-   * program's {@code --tokenizer DIR} without a {@code tokenizer.json} is given the emulated
-   * model's own files instead ({@link EmulatedModelFiles}), which the emulated engines tokenize with.
+   * stand-in. The emulated host has no model directory (its engines read no weights) nor a hub
+   * cache, so a real program's {@code --tokenizer DIR} without a {@code tokenizer.json}, or an
+   * {@code aiperf profile} without {@code --tokenizer}, is given the emulated model's own files
+   * ({@link EmulatedModelFiles}), which the emulated engines tokenize with.
    */
   private String realOrStandIn(HostPrograms.Program program) {
     return header(program.name()) + programFunctions() + """
         if real=$(srt_real_program NAME); then
           args=("$@")
+          tokenizer=""
           for ((i = 0; i < ${#args[@]}; i++)); do
-            if [[ "${args[i]}" == --tokenizer && $((i + 1)) -lt ${#args[@]} && ! -e "${args[i + 1]}/tokenizer.json" && ! -f "${args[i + 1]}" ]]; then
-              args[i + 1]="${SRT_EMULATOR_STATE}/MODEL_FILES"
-            elif [[ "${args[i]}" == --tokenizer=* && ! -e "${args[i]#--tokenizer=}/tokenizer.json" && ! -f "${args[i]#--tokenizer=}" ]]; then
-              args[i]="--tokenizer=${SRT_EMULATOR_STATE}/MODEL_FILES"
+            if [[ "${args[i]}" == --tokenizer && $((i + 1)) -lt ${#args[@]} ]]; then
+              tokenizer=given
+              if [[ ! -e "${args[i + 1]}/tokenizer.json" && ! -f "${args[i + 1]}" ]]; then
+                args[i + 1]="${SRT_EMULATOR_STATE}/MODEL_FILES"
+              fi
+            elif [[ "${args[i]}" == --tokenizer=* ]]; then
+              tokenizer=given
+              if [[ ! -e "${args[i]#--tokenizer=}/tokenizer.json" && ! -f "${args[i]#--tokenizer=}" ]]; then
+                args[i]="--tokenizer=${SRT_EMULATOR_STATE}/MODEL_FILES"
+              fi
             fi
           done
+          # Without --tokenizer, AIPerf loads the served model's by name from the Hugging Face hub,
+          # which this host has no copy of: it is the emulated model's own.
+          if [[ -z "$tokenizer" && "${args[0]-}" == profile ]]; then
+            args+=(--tokenizer "${SRT_EMULATOR_STATE}/MODEL_FILES")
+          fi
           exec "$real" "${args[@]}"
         fi
         """.replace("NAME", program.name()).replace("MODEL_FILES", MODEL_FILES_DIR)

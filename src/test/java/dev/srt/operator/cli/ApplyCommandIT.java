@@ -297,14 +297,21 @@ class ApplyCommandIT {
             "srt_wait etcd infra http-status http://127.0.0.1:22379/health 200", "ETCD_ENDPOINTS=http://127.0.0.1:22379");
     assertThat(Files.readString(dynamo.resolve("events.jsonl"))).contains("\"gate-passed\",\"gate\":\"infra-ready\"");
     Path gateway = Files.list(workDir.resolve("default/qwen3-32b-gateway-vs-dynamo/sgl-model-gateway")).findFirst().orElseThrow();
-    assertThat(Files.readString(gateway.resolve("logs/router.log"))).contains("sgl-model-gateway (emulated)", "policy cache_aware",
-        "8 worker(s)");
+    // the real Model Gateway where its pinned environment is installed (as in CI), else the stand-in
+    boolean realGateway = Files.readString(gateway.resolve("facts.json")).contains("\"real 0.3.2\"");
+    assertThat(realGateway).isEqualTo(dev.srt.operator.emulator.RealPrograms.environment().isPresent());
     String events = Files.readString(gateway.resolve("events.jsonl"));
     int workersHealthy = events.indexOf("\"event\":\"gate-passed\",\"gate\":\"workers-health\"");
     assertThat(workersHealthy).as(events).isPositive()
         .as("the workers' gate passes before the gateway starts").isLessThan(events.indexOf("\"event\":\"process-started\",\"name\":\"router\""));
     String scraped = Files.readString(gateway.resolve("results/metrics-after.txt"));
-    assertThat(scraped).contains("sgl_router_processed_requests_total", "sgl_router_cache_hits_total");
+    if (realGateway) {
+      assertThat(scraped).contains("smg_worker_pool_size");
+    } else {
+      assertThat(Files.readString(gateway.resolve("logs/router.log"))).contains("sgl-model-gateway (emulated)", "policy cache_aware",
+          "8 worker(s)");
+      assertThat(scraped).contains("sgl_router_processed_requests_total", "sgl_router_cache_hits_total");
+    }
     for (Path run : List.of(gateway, dynamo)) {
       assertThat(Files.list(run.resolve("results/aiperf")).toList()).as("srtctl's AIPerf command wrote into AIPERF_ARTIFACT_DIR")
           .anySatisfy(f -> assertThat(f.getFileName().toString()).endsWith(".json"));
@@ -450,8 +457,13 @@ class ApplyCommandIT {
     var report = dev.srt.operator.emulator.Json.parse(json.out());
     java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> verdicts = new java.util.HashMap<>();
     report.path("verdicts").forEach(v -> verdicts.put(v.path("arm").asText() + " " + v.path("metric").asText(), v));
-    assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("verdict").asText()).as(json.out()).isEqualTo("worse");
-    assertThat(verdicts.get("round-robin engine_cache_hit_rate").path("ci95Pct").size()).isEqualTo(2);
+    // Round robin scatters each prefix group over both engines, so the engines' counters give it the lower cache
+    // hit rate; whether three emulated runs make that significant after Holm is the recorded corpus's to show
+    // (RecordedRunsTest), not this machine's timing.
+    var roundRobin = verdicts.get("round-robin engine_cache_hit_rate");
+    assertThat(roundRobin.path("verdict").asText()).as(json.out()).isIn("worse", "inconclusive");
+    assertThat(roundRobin.path("deltaPct").asDouble()).as(json.out()).isNegative();
+    assertThat(roundRobin.path("ci95Pct").size()).isEqualTo(2);
     for (String metric : List.of("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate")) {
       var shed = verdicts.get("shedding " + metric);
       assertThat(shed.path("verdict").asText()).as(json.out()).isEqualTo("not-comparable");

@@ -128,6 +128,7 @@ class EmulatedHostIT {
     Run r = bash("""
         set -euo pipefail
         python3 -c 'from importlib.metadata import version as v; print("versions", v("sglang"), v("torch"), v("sglang-router"), v("aiperf"))'
+        SRT_EMULATOR_STAND_INS=1 python3 -c 'from importlib.metadata import version as v; print("stand-ins", v("sglang-router"), v("aiperf"))'
         nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sort | uniq -c
         nvidia-smi | grep -o 'Driver Version: [0-9.]*  CUDA Version: [0-9.]*'
         node=$(hostname -s)
@@ -145,7 +146,10 @@ class EmulatedHostIT {
         """, Map.of("SRT_EMULATOR_NVIDIA_DRIVER", "560.35.03", "SRT_EMULATOR_CUDA_VERSION", "12.6"));
 
     assertThat(r.exit()).as(r.output()).isZero();
-    assertThat(r.output()).contains("versions 0.5.18+emulated 2.9.1+emulated 0.3.2+emulated 0.14.0+emulated")
+    // the versions of what runs: the real programs' where the pinned environment is installed, else the stand-ins'
+    boolean real = dev.srt.operator.emulator.RealPrograms.environment().isPresent();
+    assertThat(r.output()).contains("versions 0.5.18+emulated 2.9.1+emulated " + (real ? "0.3.2 0.13.0" : "0.3.2+emulated 0.13.0+emulated"))
+        .contains("stand-ins 0.3.2+emulated 0.13.0+emulated")
         .contains("8 NVIDIA H100 80GB HBM3, 560.35.03")
         .contains("Driver Version: 560.35.03  CUDA Version: 12.6")
         .contains("Driver Version: 535.104.05  CUDA Version: 12.6")

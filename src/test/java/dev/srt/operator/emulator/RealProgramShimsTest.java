@@ -35,7 +35,7 @@ class RealProgramShimsTest {
 
   @Test
   void realProgramsRunFromTheEnvironmentWithTheCallersPythonPath() throws Exception {
-    assertThat(run(Map.of(), "aiperf", "profile", "--model", "m")).isEqualTo("real aiperf: profile --model m");
+    assertThat(run(Map.of(), "aiperf", "--help")).isEqualTo("real aiperf: --help");
     assertThat(run(Map.of("PYTHONPATH", "/mine"), "python3", "-u", "-m", "sglang_router.launch_router", "--policy", "cache_aware"))
         .isEqualTo("real python: -u -m sglang_router.launch_router --policy cache_aware PYTHONPATH=/mine");
     assertThat(run(Map.of(), "python3", "-m", "sglang_router.launch_router")).endsWith("PYTHONPATH=unset");
@@ -49,6 +49,9 @@ class RealProgramShimsTest {
     assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", "/models/Qwen3-32B-FP8", "--model", "m"))
         .isEqualTo("real aiperf: profile --tokenizer " + files + " --model m");
     assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer=/models/none")).isEqualTo("real aiperf: profile --tokenizer=" + files);
+    assertThat(run(Map.of(), "aiperf", "profile", "--model", "m")).as("by name, from a hub this host has no copy of")
+        .isEqualTo("real aiperf: profile --model m --tokenizer " + files);
+    assertThat(run(Map.of(), "aiperf", "--version")).isEqualTo("real aiperf: --version");
     Path own = Files.createDirectories(tmp.resolve("own model"));
     Files.writeString(own.resolve("tokenizer.json"), "{}");
     assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", own.toString())).isEqualTo("real aiperf: profile --tokenizer " + own);
@@ -59,7 +62,7 @@ class RealProgramShimsTest {
     Map<String, String> some = Map.of(HostPrograms.STAND_INS_VAR, "etcd,sglang_router.launch_router");
     assertThat(run(some, "python3", "-m", "sglang_router.launch_router", "--policy", "x"))
         .isEqualTo("stand-in: emulate router sgl-model-gateway --policy x");
-    assertThat(run(some, "aiperf", "profile")).isEqualTo("real aiperf: profile");
+    assertThat(run(some, "aiperf", "--version")).isEqualTo("real aiperf: --version");
     assertThat(run(Map.of(HostPrograms.STAND_INS_VAR, "1"), "aiperf", "profile")).isEqualTo("stand-in: emulate aiperf profile");
   }
 
