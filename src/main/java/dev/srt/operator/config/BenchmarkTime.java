@@ -33,6 +33,8 @@ public record BenchmarkTime(List<Double> levelSeconds, long drainSeconds, long m
   public static final Duration MIN_MAX = Duration.ofMinutes(1);
   /** The pause between levels when {@code drainBetweenLevels} does not say. */
   public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(5);
+  /** The largest estimate of one run, in seconds (about 31,700 years). */
+  private static final double MAX_PRINTED_SECONDS = 1e12;
 
   public BenchmarkTime {
     levelSeconds = Collections.unmodifiableList(new ArrayList<>(levelSeconds));
@@ -80,7 +82,9 @@ public record BenchmarkTime(List<Double> levelSeconds, long drainSeconds, long m
     for (Double s : levelSeconds) {
       sum += s;
     }
-    return OptionalLong.of((long) Math.ceil(Math.min(sum, Long.MAX_VALUE / 4.0)));
+    // Capped far above any valid spec (validation bounds each level): an invalid one printed by
+    // validate -o json cannot overflow the totals over arms and repetitions.
+    return OptionalLong.of((long) Math.ceil(Math.min(sum, MAX_PRINTED_SECONDS)));
   }
 
   /** Whether the known estimate of one run is longer than {@code maxDuration}. */

@@ -98,6 +98,14 @@ class BenchmarkTimeTest {
   }
 
   @Test
+  void anInvalidSpecsEstimateDoesNotOverflow() {
+    // validate -o json describes comparisons with errors too: 10M requests at 1e-9 req/s.
+    BenchmarkTime t = BenchmarkTime.of(parse(comparison("{mode: request-rate, levels: [1.0e-9], requestsPerLevel: 10000000}", null))
+        .getSpec());
+    assertThat(t.describe(8, 50)).contains("per arm (50 runs), ").doesNotContain("-");
+  }
+
+  @Test
   void wholeSecondsReadAsADurationFieldIsWritten() {
     assertThat(BenchmarkTime.text(0)).isEqualTo("0s");
     assertThat(BenchmarkTime.text(3600)).isEqualTo("1h");
