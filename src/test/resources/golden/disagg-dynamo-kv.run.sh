@@ -210,20 +210,26 @@ srt_check_alive() {
 }
 
 srt_stop_all() {
-  local i pid waited grace=$SRT_STOP_GRACE
-  # A number, or the default: bash arithmetic would evaluate any other text as an expression.
-  [[ $grace =~ ^[0-9]+$ ]] || grace=10
+  local i pid
   for ((i = ${#SRT_PIDS[@]} - 1; i >= 0; i--)); do
     kill -TERM -- "-${SRT_PIDS[$i]}" 2>/dev/null || true
   done
   for pid in "${SRT_PIDS[@]}"; do
-    waited=0
-    while kill -0 -- "-$pid" 2>/dev/null && [ "$waited" -lt $((grace * 10)) ]; do
-      sleep 0.1
-      waited=$((waited + 1))
-    done
-    kill -KILL -- "-$pid" 2>/dev/null || true
+    srt_reap_group "$pid"
   done
+}
+
+# srt_reap_group PGID: waits up to SRT_STOP_GRACE seconds for process group PGID (already sent
+# TERM) to end, then KILLs what is left of it.
+srt_reap_group() {
+  local waited=0 grace=$SRT_STOP_GRACE
+  # A number, or the default: bash arithmetic would evaluate any other text as an expression.
+  [[ $grace =~ ^[0-9]+$ ]] || grace=10
+  while kill -0 -- "-$1" 2>/dev/null && [ "$waited" -lt $((grace * 10)) ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -KILL -- "-$1" 2>/dev/null || true
 }
 
 # The probe helper: one small Python program for HTTP and JSON checks (Python is on every host
@@ -718,12 +724,44 @@ srt_drain() {
   done
 }
 
-# srt_run_benchmark LOG ARGV...: runs the benchmark (of the current level, in a ladder) while
-# checking that the servers stay up.
+# srt_clock_ms: milliseconds since the epoch, in REPLY (bash 5's clock; date on bash 4). Deadlines
+# are kept in milliseconds, not $SECONDS: whole seconds, so a deadline of 1 s could pass at once.
+srt_clock_ms() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then
+    local t=${EPOCHREALTIME/[!0-9]/}
+    REPLY=${t%???}
+  else
+    REPLY=$(date +%s%3N)
+  fi
+}
+
+# srt_benchmark_budget SECONDS: the benchmarking of the run (every level and the pauses between
+# them) ends within SECONDS of now (spec.execution.maxDuration): each benchmark's own deadline is
+# cut to what remains of it.
+srt_benchmark_budget() {
+  srt_clock_ms
+  SRT_BENCH_BUDGET=$1
+  SRT_BENCH_END_MS=$((REPLY + $1 * 1000))
+}
+
+# srt_run_benchmark DEADLINE LOG ARGV...: runs the benchmark (of the current level, in a ladder)
+# while checking that the servers stay up; one still running DEADLINE seconds after its start, or
+# at the end of the run's benchmark budget, is stopped (its process group: TERM, then KILL after
+# SRT_STOP_GRACE seconds) and fails the run with BenchmarkTimedOut: a run always ends.
 srt_run_benchmark() {
-  local log=$1 pid code=0 name=benchmark
-  shift
+  local deadline=$1 log=$2 pid code=0 name=benchmark end why
+  shift 2
   if [ -n "${SRT_LEVEL:-}" ]; then name="benchmark-level-$SRT_LEVEL"; fi
+  srt_clock_ms
+  end=$((REPLY + deadline * 1000))
+  why="its deadline of ${deadline}s"
+  if [ -n "${SRT_BENCH_END_MS:-}" ] && [ "$SRT_BENCH_END_MS" -lt "$end" ]; then
+    end=$SRT_BENCH_END_MS
+    why="the end of spec.execution.maxDuration (${SRT_BENCH_BUDGET}s for the whole benchmarking of the run)"
+    if [ "$end" -le "$REPLY" ]; then
+      srt_fail BenchmarkTimedOut "${SRT_LEVEL_TEXT:+$SRT_LEVEL_TEXT: }not started: the run's benchmarking reached $why"
+    fi
+  fi
   "$@" >>"$log" 2>&1 </dev/null &
   pid=$!
   printf '%s\n' "$pid" >>"$RUN_DIR/pgids"
@@ -732,6 +770,10 @@ srt_run_benchmark() {
     if ! srt_check_alive_quiet; then
       kill -TERM -- "-$pid" 2>/dev/null || true
       srt_check_alive
+    fi
+    srt_clock_ms
+    if [ "$REPLY" -ge "$end" ]; then
+      srt_benchmark_timed_out "$pid" "$name" "$log" "$why"
     fi
     sleep 0.5
   done
@@ -746,6 +788,16 @@ srt_run_benchmark() {
   if [ "$code" -ne 0 ]; then
     srt_fail BenchmarkFailed "${SRT_LEVEL_TEXT:+$SRT_LEVEL_TEXT: }the benchmark exited with $(srt_exit_text "$code"), pid $pid: $(tail -n 1 -- "$log" 2>/dev/null || true) (see $log)"
   fi
+}
+
+# srt_benchmark_timed_out PID NAME LOG WHY: stops the benchmark's process group and fails the run.
+srt_benchmark_timed_out() {
+  local code=0
+  kill -TERM -- "-$1" 2>/dev/null || true
+  srt_reap_group "$1"
+  wait "$1" || code=$?
+  srt_event process-exited name "$2" code:= "$code" pid:= "$1"
+  srt_fail BenchmarkTimedOut "${SRT_LEVEL_TEXT:+$SRT_LEVEL_TEXT: }the benchmark was still running at $4: stopped it (pid $1; see $3)"
 }
 
 # srt_await_any_exit SECONDS: returns once a started process has ended, or after SECONDS.
@@ -1029,6 +1081,7 @@ srt_facts --nodes=1 --package=sglang --package=torch --package=sgl-kernel --pack
 
 srt_scrape results/metrics-before.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_phase benchmarking
-srt_run_benchmark logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
+srt_benchmark_budget 86400
+srt_run_benchmark 86400 logs/benchmark.log env SRT_FRONTEND_URL=http://127.0.0.1:8000 SRT_MODEL=Qwen/Qwen3-32B-FP8 SRT_RESULTS_DIR=results SRT_SEED=42 python3 -m sglang.benchmark.serving --base-url http://127.0.0.1:8000 --model Qwen/Qwen3-32B-FP8 --tokenizer /models/Qwen3-32B-FP8 --seed 42 --output-file results/bench-serving.jsonl --output-details --backend sglang-oai-chat --dataset-name generated-shared-prefix --num-prompts 1024
 srt_scrape results/metrics-after.txt http://127.0.0.1:8000/metrics http://127.0.0.1:6100/metrics http://127.0.0.1:6132/metrics
 srt_report_results results

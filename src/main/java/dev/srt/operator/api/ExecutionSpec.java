@@ -5,9 +5,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "!has(self.maxDuration) || self.maxDuration.matches('^([0-9]+(ms|s|m|h))+$')",
+    message = "must be a duration such as 24h or 90m", fieldPath = ".maxDuration")
 public class ExecutionSpec {
   /** The most runs per arm. */
   public static final int MAX_REPETITIONS = 50;
@@ -89,6 +92,18 @@ public class ExecutionSpec {
    * Default true.
    */
   public Boolean requireFacts;
+
+  /**
+   * The longest the benchmarking of one run may take (every load level and the pauses between
+   * them), a duration such as 24h or 90m, 1m to 168h; default 24h. Each level's benchmark is
+   * stopped at a deadline (twice its expected length plus 10 minutes where the spec says how long
+   * a level takes, else this) and never later than this after the first level began; a benchmark
+   * stopped so fails the run with reason BenchmarkTimedOut. A comparison whose levels are expected
+   * to take longer is refused. Changing it reruns nothing.
+   */
+  @Size(max = Limits.MAX_WORD)
+  @Default("24h")
+  public String maxDuration;
 
   /** {@link #repetitions}, or 1. */
   public int repetitionsOrDefault() {

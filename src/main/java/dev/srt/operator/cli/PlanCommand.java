@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
     "Each plan has the processes' argv, env, ports, GPUs and probes. With --arm, one plan object; otherwise an array with",
     "one plan per arm. JSON (default) or -o yaml. Schema: docs/plan-format.md.",
     "Without a GpuCluster (--cluster FILE, or the one clusterRef names in the files), it plans for documented defaults",
-    "and says which on stderr."})
+    "and says which on stderr, as it does the comparison's estimated benchmark time (per run, per arm and in total)."})
 public final class PlanCommand implements Callable<Integer> {
   @Mixin ComparisonOptions input;
 
@@ -33,6 +33,7 @@ public final class PlanCommand implements Callable<Integer> {
       for (String a : only.of(in, System.err)) {
         plans.add(in.plan(a));
       }
+      System.err.println(ValidateCommand.benchmarkTime(in.comparison()));
       Object out = only.arm != null ? plans.get(0) : plans;
       System.out.print(OutputFormat.write(out, output.orElse(OutputFormat.Format.JSON, OutputFormat.Format.JSON, OutputFormat.Format.YAML)));
       return 0;

@@ -2,6 +2,7 @@ package dev.srt.operator.cli;
 
 import dev.srt.operator.api.GpuCluster;
 import dev.srt.operator.api.RouterComparison;
+import dev.srt.operator.config.BenchmarkTime;
 import dev.srt.operator.config.LoadedResources;
 import dev.srt.operator.config.Problem;
 import java.nio.file.Path;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
       "Checks RouterComparison and GpuCluster YAML files.",
       "Files may hold several documents, as used with kubectl apply: objects of other kinds (a Secret, a Namespace, ...)",
       "are left alone, with one note: line. Prints one line per problem as FILE:LINE: PATH: message, or with -o json|yaml",
-      "{valid, problems: [{file, line, path, severity, message}], resources: [{kind, name, detail}], skipped}.",
+      "{valid, problems: [{file, line, path, severity, message}], resources: [{kind, name, detail, benchmarkTime}], skipped}.",
+      "Under each valid RouterComparison: its estimated benchmark time per run, per arm and in total.",
       "Exits 0 when all are valid, 1 otherwise."
     })
 public final class ValidateCommand implements Callable<Integer> {
@@ -53,11 +55,21 @@ public final class ValidateCommand implements Callable<Integer> {
     for (RouterComparison rc : loaded.comparisons()) {
       System.out.println("valid: RouterComparison " + rc.getMetadata().getName() + " (" + rc.getSpec().arms.size() + " arms"
           + loaded.clusterFor(rc).map(c -> ", on GpuCluster " + c.getMetadata().getName()).orElse("") + ")");
+      System.out.println("  " + benchmarkTime(rc));
     }
     for (GpuCluster c : loaded.clusters()) {
       System.out.println("valid: GpuCluster " + c.getMetadata().getName() + " (" + c.getSpec().mode + ")");
     }
     return 0;
+  }
+
+  /** How long the comparison's benchmarking is expected to take, per run, per arm and in all (issue 41, finding 3). */
+  static String benchmarkTime(RouterComparison rc) {
+    if (rc.getSpec() == null || rc.getSpec().arms == null) {
+      return "estimated benchmark time: unknown (no spec)";
+    }
+    int repetitions = rc.getSpec().execution == null ? 1 : rc.getSpec().execution.repetitionsOrDefault();
+    return BenchmarkTime.of(rc.getSpec()).describe(rc.getSpec().arms.size(), repetitions);
   }
 
   private static Map<String, Object> asData(LoadedResources loaded) {
@@ -74,7 +86,7 @@ public final class ValidateCommand implements Callable<Integer> {
     }).toList());
     List<Map<String, Object>> resources = new java.util.ArrayList<>();
     loaded.comparisons().forEach(rc -> resources.add(Map.of("kind", "RouterComparison", "name", rc.getMetadata().getName(),
-        "detail", rc.getSpec().arms.size() + " arms")));
+        "detail", rc.getSpec().arms.size() + " arms", "benchmarkTime", benchmarkTime(rc))));
     loaded.clusters().forEach(c -> resources.add(Map.of("kind", "GpuCluster", "name", c.getMetadata().getName(),
         "detail", String.valueOf(c.getSpec().mode))));
     out.put("resources", resources);

@@ -70,7 +70,7 @@ final class ComparisonRules {
       out.add(Problem.warning("spec.clusterRef.name",
           "names " + Echo.value(spec.clusterRef.name) + " but the cluster in use is " + Echo.value(cluster.getMetadata().getName())));
     }
-    Mode effectiveMode = mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode();
+    Mode effectiveMode = effectiveMode(cluster, mode);
     if (effectiveMode == Mode.DIRECT && spec.resources != null && TopologyRules.nodes(spec.resources) > 1) {
       out.add(Problem.error("spec.resources", "a direct-mode cluster is one host: the topology needs " + TopologyRules.nodes(spec.resources) + " nodes"));
     }
@@ -79,10 +79,12 @@ final class ComparisonRules {
     }
     InfraRules.comparison(out, spec, cluster);
     out.addAll(ShellSafetyRules.check(rc));
-    if (out.stream().noneMatch(Problem::isError)) {
-      ScriptSizeRules.check(out, rc, cluster, effectiveMode);
-    }
     // A rule about the shared spec runs once per arm that triggers it; report each problem once.
     return new ArrayList<>(new LinkedHashSet<>(out));
+  }
+
+  /** The mode the arms run in: {@code mode} when given, else the cluster's; null when neither is known. */
+  static Mode effectiveMode(GpuCluster cluster, Mode mode) {
+    return mode != null ? mode : cluster == null || cluster.getSpec() == null ? null : cluster.getSpec().mode();
   }
 }

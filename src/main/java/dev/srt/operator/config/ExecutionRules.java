@@ -11,6 +11,18 @@ import java.util.List;
 final class ExecutionRules {
   private ExecutionRules() {}
 
+  /** A duration of 1m to 168h: shorter would stop every benchmark before it measured anything. */
+  private static void maxDuration(List<Problem> out, String text) {
+    String p = "spec.execution.maxDuration";
+    String problem = Durations.problem(text);
+    if (problem != null) {
+      out.add(Problem.error(p, problem));
+    } else if (text != null && Durations.parse(text, null).compareTo(BenchmarkTime.MIN_MAX) < 0) {
+      out.add(Problem.error(p, "must be at least " + BenchmarkTime.MIN_MAX.toMinutes() + "m (it bounds the benchmarking of a run), not "
+          + Echo.value(text)));
+    }
+  }
+
   static void check(List<Problem> out, RouterComparisonSpec spec) {
     ExecutionSpec e = spec.execution;
     if (e == null) {
@@ -26,6 +38,7 @@ final class ExecutionRules {
     if (e.maxFailedRatio != null && !(e.maxFailedRatio >= 0 && e.maxFailedRatio <= 1)) {
       out.add(Problem.error("spec.execution.maxFailedRatio", "must be 0 to 1, not " + e.maxFailedRatio));
     }
+    maxDuration(out, e.maxDuration);
     if (e.baseline != null && spec.arms.stream().noneMatch(a -> e.baseline.equals(a.name))) {
       out.add(Problem.error("spec.execution.baseline", "names no arm: " + Echo.value(e.baseline) + " (arms: "
           + String.join(", ", spec.arms.stream().map(a -> a.name).toList()) + ")"));

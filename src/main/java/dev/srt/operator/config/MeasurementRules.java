@@ -45,6 +45,9 @@ public final class MeasurementRules {
     List<Problem> out = new ArrayList<>();
     if (spec.workload != null && spec.workload.load != null) {
       load(out, spec.workload);
+      if (out.stream().noneMatch(Problem::isError)) {
+        withinMaxDuration(out, spec);
+      }
     }
     if (spec.slo != null) {
       slo(out, spec.slo);
@@ -125,6 +128,25 @@ public final class MeasurementRules {
             + Durations.describe(load.requestsPerLevel / rate) + " to send; a level may take at most "
             + MAX_LEVEL_SENDING.toHours() + "h: raise the rate or send fewer requests"));
       }
+    }
+  }
+
+  /**
+   * The levels of a run fit in {@code spec.execution.maxDuration} (issue 41, finding 3): a run
+   * whose known benchmark time is longer would be stopped at it, its last levels never measured.
+   * Checked only on a ladder without other problems, whose estimate is then sound.
+   */
+  private static void withinMaxDuration(List<Problem> out, RouterComparisonSpec spec) {
+    String max = spec.execution == null ? null : spec.execution.maxDuration;
+    if (max != null && (!Durations.isValid(max) || Durations.parse(max, null).compareTo(BenchmarkTime.MIN_MAX) < 0)) {
+      return; // ExecutionRules says so
+    }
+    BenchmarkTime time = BenchmarkTime.of(spec);
+    if (time.exceedsMax()) {
+      out.add(Problem.error("spec.workload.load", "the benchmarking of one run is expected to take "
+          + BenchmarkTime.text(time.perRunSeconds().getAsLong()) + " (its levels and the pauses between them), more than "
+          + "spec.execution.maxDuration (" + time.maxText() + (max == null ? ", the default" : "") + "): measure fewer or shorter "
+          + "levels, or raise spec.execution.maxDuration (at most " + Durations.MAX_TEXT + ")"));
     }
   }
 

@@ -48,6 +48,12 @@ public final class Validator {
     if (rc.getSpec() != null) {
       out.addAll(MeasurementRules.check(rc.getSpec()));
     }
+    // The script bound renders the arms, last: only a spec that breaks no other rule can be
+    // planned, and a spec already refused (10,000 load levels) would add a misleading "script too
+    // large" to the error that names the cause (issue 41, finding 9).
+    if (out.stream().noneMatch(Problem::isError)) {
+      ScriptSizeRules.check(out, rc, cluster, ComparisonRules.effectiveMode(cluster, mode));
+    }
     return out;
   }
 

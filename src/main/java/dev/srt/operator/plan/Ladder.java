@@ -18,7 +18,7 @@ import java.util.List;
  */
 public record Ladder(String mode, List<Level> levels, long drainSeconds) {
   /** The pause between levels when spec.workload.load.drainBetweenLevels does not say. */
-  public static final Duration DEFAULT_DRAIN = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_DRAIN = dev.srt.operator.config.BenchmarkTime.DEFAULT_DRAIN;
 
   /**
    * One level: its place in the ladder (from 1), its load, and the results directory its

@@ -75,7 +75,8 @@ public final class Planner {
       serving.forEach(p -> processes.add(p.afterGate() == null ? p.startingAfter(Gates.INFRA_READY) : p));
     }
     Ladder ladder = Ladder.of(spec.workload);
-    processes.addAll(Workload.processes(ctx, ladder));
+    List<ProcessSpec> benchmarks = Workload.processes(ctx, ladder);
+    processes.addAll(benchmarks);
     gates.addAll(frontend.readiness(ctx, workers));
     gates.add(Gates.canary(ctx));
 
@@ -93,7 +94,7 @@ public final class Planner {
         m == Mode.SLURM ? slurm(c.slurm, topology) : null,
         container(c, spec, arm),
         facts, frontend.preflight(ctx), FactCapture.of(ctx, frontend.routerFacts(ctx), workers), ladder,
-        spec.slo);
+        spec.slo, BenchmarkDeadlines.of(spec, benchmarks.size()));
   }
 
   /**

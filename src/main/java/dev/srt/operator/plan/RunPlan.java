@@ -18,7 +18,9 @@ import java.util.Map;
  *
  * <p>{@code ladder} is the load ladder the benchmark climbs, one process per level; null for one
  * measurement at the workload's own load. {@code slo} is what a good request meets (spec.slo), for
- * reading the run's goodput; null without one.
+ * reading the run's goodput; null without one. {@code benchmarkDeadlines} says when the script
+ * stops each benchmark that has not ended (spec.execution.maxDuration); null in the plans of runs
+ * made before it existed.
  *
  * <p>{@code secretEnv} holds only the NAMES of the variables whose values come from Secrets: the
  * values are written next to the script when the run is submitted (host layer), never planned.
@@ -43,7 +45,8 @@ public record RunPlan(
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Preflight> preflight,
     FactCapture factCapture,
     Ladder ladder,
-    SloSpec slo) {
+    SloSpec slo,
+    BenchmarkDeadlines benchmarkDeadlines) {
 
   /**
    * A program the run needs on node {@code node} (in its container, with one), checked before

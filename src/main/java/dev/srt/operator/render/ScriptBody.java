@@ -328,13 +328,15 @@ final class ScriptBody {
     if (ladder == null) {
       scrape(plan.settings().resultsDir() + "/metrics-before.txt", metricsUrls);
       line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
-      runBenchmark(benchmarks.get(0));
+      budget();
+      runBenchmark(benchmarks.get(0), 0);
       scrape(plan.settings().resultsDir() + "/metrics-after.txt", metricsUrls);
       line("srt_report_results " + words.word(plan.settings().resultsDir()));
       return;
     }
     // The engines and the router stay up from level to level: they load the model once.
     line("srt_phase " + RunEventType.Phase.BENCHMARKING.wire());
+    budget();
     int count = ladder.levels().size();
     for (int i = 0; i < count; i++) {
       Ladder.Level level = ladder.levels().get(i);
@@ -345,7 +347,7 @@ final class ScriptBody {
           + words.word(ladder.label(level.load())) + " " + words.word(level.resultsDir());
       line("srt_level_started " + args);
       scrape(level.resultsDir() + "/metrics-before.txt", metricsUrls);
-      runBenchmark(benchmarks.get(i));
+      runBenchmark(benchmarks.get(i), i);
       scrape(level.resultsDir() + "/metrics-after.txt", metricsUrls);
       line("srt_level_finished " + args);
     }
@@ -358,12 +360,22 @@ final class ScriptBody {
     }
   }
 
-  private void runBenchmark(ProcessSpec bench) {
+  /**
+   * The benchmarking of the run ends within spec.execution.maxDuration of here: the levels' own
+   * deadlines are cut to what remains of it (plan/BenchmarkDeadlines).
+   */
+  private void budget() {
+    line("srt_benchmark_budget " + plan.benchmarkDeadlines().maxSeconds());
+  }
+
+  /** Benchmark {@code index} (from 0), stopped at its deadline if it has not ended. */
+  private void runBenchmark(ProcessSpec bench, int index) {
     if (isBashText(bench.argv())) {
       // A custom workload command is bash text: its shell expands the ${...} it is given.
       line("# shellcheck disable=SC2016");
     }
-    line("srt_run_benchmark " + words.word(bench.log()) + " " + words.join(launcher.launch(runnable(bench))));
+    line("srt_run_benchmark " + plan.benchmarkDeadlines().at(index) + " " + words.word(bench.log()) + " "
+        + words.join(launcher.launch(runnable(bench))));
   }
 
   private static boolean isBashText(List<String> argv) {

@@ -49,7 +49,8 @@ class LauncherIT {
     Map<String, String> jvm = Map.of("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
     Result withArchive = run(jvm, "bin/srt-operator", "validate", "-f", "examples/router-comparison.yaml");
     assertThat(withArchive.code()).as(withArchive.err()).isZero();
-    assertThat(withArchive.out()).isEqualTo("valid: RouterComparison qwen3-32b-routers (3 arms)\n");
+    assertThat(withArchive.out()).isEqualTo("valid: RouterComparison qwen3-32b-routers (3 arms)\n  estimated benchmark time: unknown "
+        + "(without spec.workload.load the benchmark stops after its own request count); at most 24h per run (execution.maxDuration)\n");
     assertThat(withArchive.err()).isEmpty();
 
     // A jar without an archive next to it (or with an older one) starts without, and quietly.

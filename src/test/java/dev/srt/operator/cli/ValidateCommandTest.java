@@ -21,6 +21,8 @@ class ValidateCommandTest {
   private static final String SLURM = "examples/gpu-cluster-slurm.yaml";
   private static final String DIRECT = "examples/gpu-cluster-direct.yaml";
   private static final String COMPARISON = "examples/router-comparison.yaml";
+  private static final String UNKNOWN_TIME = "  estimated benchmark time: unknown (without spec.workload.load the benchmark stops after its "
+      + "own request count); at most 24h per run (execution.maxDuration)";
 
   record Run(int code, String out, String err) {
     List<String> outLines() {
@@ -56,6 +58,7 @@ class ValidateCommandTest {
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.outLines()).containsExactly(
         "valid: RouterComparison qwen3-32b-routers (3 arms, on GpuCluster h100-box)",
+        UNKNOWN_TIME,
         "valid: GpuCluster h100-box (slurm)");
     assertThat(r.err()).isEmpty();
     // the same comparison on the direct host, given as --cluster
@@ -68,7 +71,7 @@ class ValidateCommandTest {
   void severalFilesAfterOneOption() {
     Run r = run("validate", "-f", DIRECT, COMPARISON);
     assertThat(r.code()).as(r.toString()).isZero();
-    assertThat(r.outLines()).hasSize(2);
+    assertThat(r.outLines()).hasSize(3);
   }
 
   @Test
@@ -98,7 +101,7 @@ class ValidateCommandTest {
     Run ok = run("validate", "-f", both.toString());
     assertThat(ok.code()).as(ok.toString()).isZero();
     assertThat(ok.outLines()).containsExactly(
-        "valid: RouterComparison qwen3-32b-routers (3 arms, on GpuCluster h100-box)", "valid: GpuCluster h100-box (direct)");
+        "valid: RouterComparison qwen3-32b-routers (3 arms, on GpuCluster h100-box)", UNKNOWN_TIME, "valid: GpuCluster h100-box (direct)");
 
     // The cluster in the first document is used by the comparison in the second, and the line
     // counts from the top of the file.

@@ -100,7 +100,7 @@ class LoadLadderTest {
     assertThat(lines).filteredOn(l -> l.startsWith("srt_drain ")).hasSize(4).allMatch(l -> l.equals("srt_drain 2"));
     // Started, measured, finished, for each level in turn.
     int started = lines.indexOf("srt_level_started 3 5 32 c=32 results/level-3");
-    assertThat(lines.get(started + 1)).startsWith("srt_run_benchmark logs/benchmark-level-3.log ");
+    assertThat(lines.get(started + 1)).startsWith("srt_run_benchmark 86400 logs/benchmark-level-3.log ");
     assertThat(lines.get(started + 2)).isEqualTo("srt_level_finished 3 5 32 c=32 results/level-3");
     assertThat(lines).filteredOn(l -> l.startsWith("srt_phase")).last().isEqualTo("srt_phase benchmarking");
   }

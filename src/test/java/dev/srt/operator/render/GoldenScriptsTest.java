@@ -19,7 +19,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The examples' rendered scripts (the three arms, and the two Dynamo arms of the prefill/decode
  * example as {@code disagg-<arm>}, the Model Gateway arm of examples/gateway-vs-dynamo.yaml, the cache-aware arm of the load ladder
- * of examples/router-capacity.yaml, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
+ * of examples/router-capacity.yaml, the same at request rates of known length to show each level's
+ * deadline, and arm 2 with NATS planes), committed under src/test/resources/golden so reviewers see
  * every change to them. After reviewing a change, refresh with
  * {@code mvn test -Dtest=GoldenScriptsTest -Dgolden.update=true}.
  */
@@ -45,6 +46,11 @@ public class GoldenScriptsTest {
       out.add(new Golden("sgl-model-gateway", mode, () -> Examples.plan(Examples.GATEWAY, "sgl-model-gateway", mode)));
       // A load ladder: engines and router once, the benchmark once per level.
       out.add(new Golden("router-capacity", mode, () -> Examples.plan(Examples.CAPACITY, "cache-aware", mode)));
+      // An open-loop ladder of known length: each level's deadline, the warm-up's level and the budget (spec.execution.maxDuration).
+      if (mode == Mode.DIRECT) {
+        out.add(new Golden("router-capacity-deadlines", mode, () -> Planner.plan(Examples.parse(timedLadder()).comparisons().get(0),
+            Examples.cluster(Examples.DIRECT_CLUSTER), "cache-aware", mode)));
+      }
       // Arm 2 with both Dynamo planes on NATS: nats-server starts beside etcd.
       out.add(new Golden("dynamo-kv-nats", mode, () -> {
         String nats = Examples.exampleYaml().replace("    eventPlane: zmq\n    requestPlane: tcp\n", "    eventPlane: nats\n    requestPlane: nats\n");
@@ -55,6 +61,17 @@ public class GoldenScriptsTest {
       }));
     }
     return out;
+  }
+
+  /** examples/router-capacity.yaml at request rates of 60 s a level, its benchmarking bound to 2h. */
+  static String timedLadder() throws java.io.IOException {
+    String yaml = Files.readString(Examples.CAPACITY);
+    String timed = yaml.replace("dataset-name: generated-shared-prefix, gsp-num-groups: 32, gsp-prompts-per-group: 16", "dataset-name: random")
+        .replace("      mode: concurrency\n      levels: [8, 16, 32, 48, 64, 96]\n",
+            "      mode: request-rate\n      levels: [2, 4, 8, 16, 32, 64]\n      durationPerLevel: 60s\n")
+        .replace("    warmupRequests: 32\n", "    warmupRequests: 32\n    maxDuration: 2h\n");
+    assertThat(timed).contains("durationPerLevel: 60s").contains("maxDuration: 2h").contains("dataset-name: random");
+    return timed;
   }
 
   @TestFactory

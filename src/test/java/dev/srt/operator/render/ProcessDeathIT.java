@@ -80,7 +80,7 @@ class ProcessDeathIT {
     List<JsonNode> events = run("""
         srt_start router router logs/router.log bash -c 'echo routing; sleep 60'
         sleep 0.3
-        srt_run_benchmark logs/benchmark.log bash -c 'kill -KILL "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; exit 1' bench "${SRT_PIDS[0]}"
+        srt_run_benchmark 60 logs/benchmark.log bash -c 'kill -KILL "$1"; while kill -0 "$1" 2>/dev/null; do sleep 0.01; done; exit 1' bench "${SRT_PIDS[0]}"
         """);
     JsonNode failed = only(events, "failed");
     assertThat(failed.path("reason").asText()).isEqualTo("ProcessExited");
@@ -94,7 +94,7 @@ class ProcessDeathIT {
     List<JsonNode> events = run("""
         srt_start worker-0 worker logs/worker-0.log bash -c 'while [ ! -e engine-gone ]; do sleep 0.05; done; echo "worker-0: engine exited"; sleep 1.5; exit 137'
         sleep 0.3
-        srt_run_benchmark logs/benchmark.log bash -c 'touch engine-gone; exit 1'
+        srt_run_benchmark 60 logs/benchmark.log bash -c 'touch engine-gone; exit 1'
         """);
     JsonNode failed = only(events, "failed");
     assertThat(failed.path("reason").asText()).isEqualTo("ProcessExited");
@@ -105,7 +105,7 @@ class ProcessDeathIT {
   void aKilledBenchmarkIsNamedWithItsSignal() throws Exception {
     List<JsonNode> events = run("""
         srt_start router router logs/router.log bash -c 'sleep 60'
-        srt_run_benchmark logs/benchmark.log bash -c 'echo "3/8 requests"; kill -KILL $$'
+        srt_run_benchmark 60 logs/benchmark.log bash -c 'echo "3/8 requests"; kill -KILL $$'
         """);
     JsonNode failed = only(events, "failed");
     assertThat(failed.path("reason").asText()).isEqualTo("BenchmarkFailed");

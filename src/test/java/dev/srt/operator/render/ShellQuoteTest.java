@@ -59,7 +59,7 @@ class ShellQuoteTest {
     var plan = dev.srt.operator.plan.Planner.plan(loaded.comparisons().get(0), dev.srt.operator.plan.Examples.cluster(
         dev.srt.operator.plan.Examples.DIRECT_CLUSTER), "sgl-router", dev.srt.operator.api.Mode.DIRECT);
     assertThat(Scripts.render(plan).lines().filter(l -> l.startsWith("srt_run_benchmark "))).singleElement().asString()
-        .startsWith("srt_run_benchmark logs/benchmark.log env RUN_DIR=\"${RUN_DIR}\" SRT_FRONTEND_URL=")
+        .startsWith("srt_run_benchmark 86400 logs/benchmark.log env RUN_DIR=\"${RUN_DIR}\" SRT_FRONTEND_URL=")
         .endsWith(" bash -c 'cp out.json \"${RUN_DIR}\"/results/'");
   }
 }
