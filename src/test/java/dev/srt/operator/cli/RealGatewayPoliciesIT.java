@@ -7,9 +7,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.srt.operator.emulator.Json;
 import dev.srt.operator.testinfra.RealProgramsEnv;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,15 +14,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.extension.TestWatcher;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,22 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RealGatewayPoliciesIT {
   private static final Path JAR = Path.of("target/srt-operator.jar").toAbsolutePath();
-  private static final Pattern RUN_ID = Pattern.compile("submitted run (r[0-9a-f]{8}) ");
-
   @TempDir Path tmp;
   private Path workDir;
-  private final List<String> runIds = new ArrayList<>();
-  private final StringBuilder transcript = new StringBuilder();
-
-  record Result(int code, String out, String err) {}
 
   @RegisterExtension
-  final TestWatcher printTranscriptOnFailure = new TestWatcher() {
-    @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
-      System.out.println(transcript);
-    }
-  };
+  final CliSession cli = new CliSession();
 
   @BeforeEach
   void setUp() {
@@ -67,7 +49,7 @@ class RealGatewayPoliciesIT {
   @AfterEach
   void nothingLeftRunning() {
     System.clearProperty(EmulatedHost.JAR_PROPERTY);
-    for (String id : runIds) {
+    for (String id : cli.runIds()) {
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
           assertThat(ApplyCommandIT.Processes.withRunId(id)).as("processes of run " + id).isEmpty());
     }
@@ -114,7 +96,7 @@ class RealGatewayPoliciesIT {
           pollInterval: 500ms
         """.formatted(workDir));
 
-    Result r = run("apply", "-f", comparison.toString(), "--cluster", cluster.toString());
+    CliSession.Result r = cli.run("apply", "-f", comparison.toString(), "--cluster", cluster.toString());
 
     assertThat(r.code()).as(r.toString()).isZero();
     assertThat(r.out().lines().findFirst().orElseThrow()).as("apply's first line says which programs are real")
@@ -144,7 +126,7 @@ class RealGatewayPoliciesIT {
       assertThat(export.path("request_count").path("avg").asDouble()).as("the real AIPerf's summary").isEqualTo(24.0);
     }
 
-    JsonNode report = Json.parse(run("report", "-f", comparison.toString(), "--cluster", cluster.toString(), "-o", "json").out());
+    JsonNode report = Json.parse(cli.run("report", "-f", comparison.toString(), "--cluster", cluster.toString(), "-o", "json").out());
     for (JsonNode arm : report.path("arms")) {
       assertThat(arm.path("runs")).hasSize(2).allSatisfy(run -> {
         assertThat(run.path("phase").asText()).isEqualTo("Succeeded");
@@ -168,30 +150,5 @@ class RealGatewayPoliciesIT {
       m.put(f.path("name").asText(), f.has("value") ? f.path("value").asText() : "unknown: " + f.path("unknown").asText());
     }
     return m;
-  }
-
-  private Result run(String command, String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-    ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-    int code;
-    try {
-      System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-      List<String> argv = new ArrayList<>(List.of(command));
-      argv.addAll(List.of(args));
-      code = Main.run(argv.toArray(String[]::new));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-    }
-    Result r = new Result(code, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
-    Matcher m = RUN_ID.matcher(r.out());
-    while (m.find()) {
-      runIds.add(m.group(1));
-    }
-    transcript.append("$ srt-operator ").append(command).append(' ').append(String.join(" ", args)).append('\n').append(r.out()).append(r.err());
-    return r;
   }
 }
