@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,7 +73,7 @@ class SglangKvEventsIT {
 
   @Test
   void storedPagesCarrySglangsHashChainOverThePromptsTokenIdsLinkedToTheirParent() throws Exception {
-    String first = words("alpha", 40);
+    String first = words(0, 40);
     int[] ids = send(first);
     JsonNode m = events.next();
     assertThat(m.path("topic").asText()).isEqualTo(TOPIC);
@@ -97,7 +95,7 @@ class SglangKvEventsIT {
     assertThat(stored.path("medium").asText()).isEqualTo("GPU");
 
     // the same first page, then another text: only the new page is stored, linked to the shared one
-    String second = first.substring(0, first.indexOf("alpha15")) + words("beta", 30);
+    String second = first.substring(0, first.indexOf(" " + WHOLE_WORDS.get(15) + " ") + 1) + words(100, 30);
     int[] ids2 = send(second);
     List<Long> expected2 = KvEventSubscriber.pythonChain(ids2, PAGE, tmp);
     assertThat(expected2.get(0)).isEqualTo(expected.get(0));
@@ -111,11 +109,11 @@ class SglangKvEventsIT {
 
   @Test
   void evictedPagesAreRemovedAndAFlushClearsAll() throws Exception {
-    List<Long> a = KvEventSubscriber.pythonChain(send(words("a", 40)), PAGE, tmp);
+    List<Long> a = KvEventSubscriber.pythonChain(send(words(0, 40)), PAGE, tmp);
     events.next();
-    send(words("b", 40));
+    send(words(40, 40));
     events.next();
-    send(words("c", 40));
+    send(words(80, 40));
     JsonNode batch = events.next().path("batch").path(1);
     assertThat(batch.get(0).path("type").asText()).isEqualTo("BlockStored");
     assertThat(batch.get(1).path("type").asText()).isEqualTo("BlockRemoved");
@@ -135,9 +133,17 @@ class SglangKvEventsIT {
     return PromptTokenIds.of(ChatPrompt.tokens(messages));
   }
 
-  private static String words(String stem, int n) {
-    return IntStream.range(0, n).mapToObj(i -> stem + i).collect(Collectors.joining(" "));
+  /**
+   * {@code n} words of the emulated vocabulary, one token each, from the {@code from}-th on: each
+   * prompt's own words, so that prompts share pages only where the test makes them.
+   */
+  private static String words(int from, int n) {
+    assertThat(WHOLE_WORDS.size()).isGreaterThanOrEqualTo(from + n);
+    return String.join(" ", WHOLE_WORDS.subList(from, from + n));
   }
+
+  private static final List<String> WHOLE_WORDS =
+      EmulatedVocabulary.tokens().stream().filter(t -> t.matches("[a-z]{2,}")).distinct().toList();
 
   private static List<Long> longs(JsonNode array) {
     List<Long> out = new ArrayList<>();

@@ -24,10 +24,11 @@ class SglangTextEndpointsIT {
   private static final String SERIES_REQUESTS = "sglang:num_requests_total{model_name=\"" + MODEL + "\"}";
   private static final String SERIES_CACHED = "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"" + MODEL + "\"}";
   /** 40 words: two full 16-token pages and a part. */
+  /** 40 words of the emulated vocabulary: 40 tokens. */
   private static final String PROMPT = String.join(" ", List.of(
       "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo",
-      "sierra tango uniform victor whiskey xray yankee zulu one two three four five six seven eight nine ten eleven twelve",
-      "thirteen fourteen"));
+      "sierra tango uniform victor whiskey xray yankee zulu amber basalt cobalt dune ember fjord granite harbor iris jasper",
+      "kelp lagoon meadow nectar"));
 
   private final EmulatedFleet fleet = new EmulatedFleet();
 
