@@ -115,7 +115,7 @@ class ResultsSummaryIT {
 
     RunResults r = read();
 
-    assertThat(r.byKey()).containsExactly(Map.entry("completed", "120.0"), Map.entry("request_throughput", "7.5"),
+    assertThat(r.byKey()).containsExactly(Map.entry("completed", "120"), Map.entry("request_throughput", "7.5"),
         Map.entry("output_throughput", "950.25"), Map.entry("mean_ttft_ms", "812.5"), Map.entry("median_ttft_ms", "640.0"),
         Map.entry("p99_ttft_ms", "2890.0"), Map.entry("mean_itl_ms", "21.5"), Map.entry("p99_itl_ms", "48.0"),
         Map.entry("mean_tpot_ms", "21.5"), Map.entry("p99_tpot_ms", "48.0"), Map.entry("mean_e2e_latency_ms", "4100.0"));
