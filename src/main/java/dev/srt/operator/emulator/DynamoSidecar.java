@@ -146,8 +146,10 @@ public final class DynamoSidecar implements EmulatedProcess {
       // Dynamo's SGLang workers serve prefill under their own component, decode and aggregated under backend
       component = opts.component() != null ? opts.component() : mode.equals("prefill") ? "prefill" : "backend";
       long instanceId = registrar.instanceId();
-      // the engine's HTTP server, where the gRPC endpoint's host reaches it
-      String httpUrl = "http://" + host + ":" + info.path("port").asInt();
+      // the engine's HTTP server as the other nodes reach it: the sidecar meets its engine on this node's
+      // loopback, so a loopback endpoint names this node (its address with SRT_EMULATOR_LISTEN=node)
+      String urlHost = host.equals("127.0.0.1") || host.equals("localhost") ? ListenAddress.current().host() : host;
+      String httpUrl = "http://" + urlHost + ":" + info.path("port").asInt();
       BootstrapServer bootstrap = mode.equals("prefill") ? bootstrap(httpUrl, info.path("disaggregation_bootstrap_port").asInt()) : null;
       registrar.register(new FileDiscovery.Instance(opts.namespace(), component, "generate",
           instanceId, host + ":" + opts.grpcPort(), info.path("served_model_name").asText(), httpUrl,
