@@ -220,7 +220,16 @@ public final class AiPerf {
         continue;
       }
       JsonNode rec = Json.parse(text);
-      int in = opts.scaled(rec.path("input_length").asInt(1));
+      int hashes = rec.path("hash_ids").size();
+      int length = rec.path("input_length").asInt(1);
+      int last = length - (hashes - 1) * TRACE_BLOCK_TOKENS;
+      if (hashes > 0 && (last <= 0 || last > TRACE_BLOCK_TOKENS)) {
+        // as aiperf 0.13.0 refuses it (dataset/loader mooncake_trace): each hash id is one block of 512 tokens
+        throw new IllegalArgumentException("Input length: " + length + ", Hash IDs: " + rec.path("hash_ids") + ", Block size: "
+            + TRACE_BLOCK_TOKENS + " are not compatible. The final hash block size: " + last
+            + " must be greater than 0 and less than or equal to " + TRACE_BLOCK_TOKENS + ".");
+      }
+      int in = opts.scaled(length);
       int o = opts.scaled(rec.path("output_length").asInt(1));
       List<String> words = new ArrayList<>();
       for (JsonNode h : rec.path("hash_ids")) {

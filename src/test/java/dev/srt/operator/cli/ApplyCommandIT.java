@@ -343,8 +343,9 @@ class ApplyCommandIT {
     Path traces = Files.createDirectories(tmp.resolve("traces"));
     StringBuilder trace = new StringBuilder();
     for (int i = 0; i < 24; i++) {
-      // four conversations whose turns share their first blocks, a request every 100 ms
-      trace.append("{\"timestamp\": ").append(i * 100).append(", \"input_length\": 640, \"output_length\": 12, \"hash_ids\": [")
+      // four conversations whose turns share their first blocks, a request every 100 ms; three blocks of 512
+      // tokens hold 1025 to 1536 (AIPerf refuses a length its hash ids do not cover)
+      trace.append("{\"timestamp\": ").append(i * 100).append(", \"input_length\": 1100, \"output_length\": 12, \"hash_ids\": [")
           .append(i % 4).append(", ").append(100 + i % 4).append(", ").append(1000 + i).append("]}\n");
     }
     Files.writeString(traces.resolve("conversation_trace.jsonl"), trace.toString());

@@ -131,7 +131,7 @@ class RealGatewayPoliciesIT {
       assertThat(arm.path("runs")).hasSize(2).allSatisfy(run -> {
         assertThat(run.path("phase").asText()).isEqualTo("Succeeded");
         // the cache hit rate the engines saw, from their own counters around the benchmark
-        assertThat(run.path("results").path("engineCacheHitRate").isNumber()).as(run.toString()).isTrue();
+        assertThat(run.path("results").path("engine_cache_hit_rate").isNumber()).as(run.toString()).isTrue();
       });
     }
     JsonNode verdicts = report.path("verdicts");
