@@ -138,6 +138,7 @@ public final class ShimInstaller {
     Files.createDirectories(stateDir);
     writePreinstalled();
     EmulatedModelFiles.write(stateDir.resolve(MODEL_FILES_DIR));
+    writeHubCache();
     writeHostPackages();
     return shims.keySet().stream().map(dir::resolve).toList();
   }
@@ -212,13 +213,18 @@ public final class ShimInstaller {
 
   /** Under the state: the emulated model's own files (its tokenizer), for real programs that load them. */
   static final String MODEL_FILES_DIR = "model-files";
+  /** Under the state: a Hugging Face hub cache holding the emulated model's files as {@link #MODEL_REPO}. */
+  static final String HUB_CACHE_DIR = "hf-hub";
+  /** The repository id the emulated model's tokenizer is cached under. */
+  static final String MODEL_REPO = "srt-emulated/model";
 
   /**
    * A binary real program (aiperf): the host's own on PATH, else the pinned environment's, else its
    * stand-in. The emulated host has no model directory (its engines read no weights) nor a hub
-   * cache, so a real program's {@code --tokenizer DIR} without a {@code tokenizer.json}, or an
-   * {@code aiperf profile} without {@code --tokenizer}, is given the emulated model's own files
-   * ({@link EmulatedModelFiles}), which the emulated engines tokenize with.
+   * cache with the served model, so a real program's {@code --tokenizer DIR} without a
+   * {@code tokenizer.json}, or an {@code aiperf profile} without {@code --tokenizer}, is given the
+   * emulated model's own files ({@link EmulatedModelFiles}), which the emulated engines tokenize
+   * with, as a repository of a hub cache of the state's.
    */
   private String realOrStandIn(HostPrograms.Program program) {
     return header(program.name()) + programFunctions() + """
@@ -229,23 +235,31 @@ public final class ShimInstaller {
             if [[ "${args[i]}" == --tokenizer && $((i + 1)) -lt ${#args[@]} ]]; then
               tokenizer=given
               if [[ ! -e "${args[i + 1]}/tokenizer.json" && ! -f "${args[i + 1]}" ]]; then
-                args[i + 1]="${SRT_EMULATOR_STATE}/MODEL_FILES"
+                args[i + 1]=MODEL_REPO
+                tokenizer=emulated
               fi
             elif [[ "${args[i]}" == --tokenizer=* ]]; then
               tokenizer=given
               if [[ ! -e "${args[i]#--tokenizer=}/tokenizer.json" && ! -f "${args[i]#--tokenizer=}" ]]; then
-                args[i]="--tokenizer=${SRT_EMULATOR_STATE}/MODEL_FILES"
+                args[i]="--tokenizer=MODEL_REPO"
+                tokenizer=emulated
               fi
             fi
           done
           # Without --tokenizer, AIPerf loads the served model's by name from the Hugging Face hub,
           # which this host has no copy of: it is the emulated model's own.
           if [[ -z "$tokenizer" && "${args[0]-}" == profile ]]; then
-            args+=(--tokenizer "${SRT_EMULATOR_STATE}/MODEL_FILES")
+            args+=(--tokenizer MODEL_REPO)
+            tokenizer=emulated
+          fi
+          # The emulated model is a repository of a hub cache of the state's, read offline: AIPerf 0.13.0's
+          # trace decoding workers force offline mode, in which a tokenizer directory's path is refused.
+          if [[ "$tokenizer" == emulated ]]; then
+            export HF_HUB_CACHE="${SRT_EMULATOR_STATE}/STATE_HUB_DIR" HF_HUB_OFFLINE=1
           fi
           exec "$real" "${args[@]}"
         fi
-        """.replace("NAME", program.name()).replace("MODEL_FILES", MODEL_FILES_DIR)
+        """.replace("NAME", program.name()).replace("MODEL_REPO", MODEL_REPO).replace("STATE_HUB_DIR", HUB_CACHE_DIR)
         + "exec " + launcher.emulateCommand(program.standIn().split(" ")) + " \"$@\"\n";
   }
 
@@ -329,6 +343,29 @@ public final class ShimInstaller {
         fi
         echo "srt-operator emulated GPU host (state in ${SRT_EMULATOR_STATE})"
         """.replace("STAND_INS", STAND_INS_VAR).replace("ROWS", rows.toString());
+  }
+
+  /**
+   * {@code <state>/hf-hub}: the emulated model's files as the hub cache holds a repository's
+   * ({@code models--srt-emulated--model/refs/main} naming a snapshot directory of the files), the
+   * snapshot named after the files' digest so that changed files make a new one.
+   */
+  private void writeHubCache() throws IOException {
+    Path repo = stateDir.resolve(HUB_CACHE_DIR).resolve("models--" + MODEL_REPO.replace("/", "--"));
+    java.security.MessageDigest sha;
+    try {
+      sha = java.security.MessageDigest.getInstance("SHA-256");
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    for (Map.Entry<String, byte[]> f : new java.util.TreeMap<>(EmulatedModelFiles.contents()).entrySet()) {
+      sha.update(f.getKey().getBytes(StandardCharsets.UTF_8));
+      sha.update(f.getValue());
+    }
+    String revision = java.util.HexFormat.of().formatHex(sha.digest()).substring(0, 40);
+    EmulatedModelFiles.write(repo.resolve("snapshots").resolve(revision));
+    Files.createDirectories(repo.resolve("refs"));
+    Files.writeString(repo.resolve("refs/main"), revision);
   }
 
   /**

@@ -25,7 +25,7 @@ class RealProgramShimsTest {
     Path java = script(tmp.resolve("jdk/java"), "echo \"stand-in: ${*: -$(($# - 7))}\"");
     env = tmp.resolve("env");
     script(env.resolve("bin/python"), "echo \"real python: $* PYTHONPATH=${PYTHONPATH-unset}\"");
-    script(env.resolve("bin/aiperf"), "echo \"real aiperf: $*\"");
+    script(env.resolve("bin/aiperf"), "if [[ \"${1-}\" == profile ]]; then echo \"real aiperf: $* HF_HUB_CACHE=${HF_HUB_CACHE-unset} HF_HUB_OFFLINE=${HF_HUB_OFFLINE-unset}\"; else echo \"real aiperf: $*\"; fi");
     Files.createDirectories(env.resolve("lib/python3.11/site-packages/aiperf-0.13.0.dist-info"));
     Files.createDirectories(env.resolve("lib/python3.11/site-packages/sglang_router-0.3.2.dist-info"));
     Path jar = Files.writeString(tmp.resolve("srt.jar"), "");
@@ -41,20 +41,23 @@ class RealProgramShimsTest {
     assertThat(run(Map.of(), "python3", "-m", "sglang_router.launch_router")).endsWith("PYTHONPATH=unset");
   }
 
-  /** The emulated host has no model directory: a real client's tokenizer is the emulated model's own files. */
+  /** The emulated host has no model directory: a real client's tokenizer is the emulated model's own, from a hub cache. */
   @Test
   void aRealClientGetsTheEmulatedModelsTokenizerWhereTheModelDirectoryHasNone() throws Exception {
-    Path files = tmp.resolve("state").resolve(ShimInstaller.MODEL_FILES_DIR);
-    assertThat(files.resolve("tokenizer.json")).isRegularFile();
+    Path hub = tmp.resolve("state").resolve(ShimInstaller.HUB_CACHE_DIR);
+    Path repo = hub.resolve("models--srt-emulated--model");
+    String revision = Files.readString(repo.resolve("refs/main"));
+    assertThat(repo.resolve("snapshots").resolve(revision).resolve("tokenizer.json")).isRegularFile();
+    String offline = " HF_HUB_CACHE=" + hub + " HF_HUB_OFFLINE=1";
     assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", "/models/Qwen3-32B-FP8", "--model", "m"))
-        .isEqualTo("real aiperf: profile --tokenizer " + files + " --model m");
-    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer=/models/none")).isEqualTo("real aiperf: profile --tokenizer=" + files);
+        .isEqualTo("real aiperf: profile --tokenizer srt-emulated/model --model m" + offline);
+    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer=/models/none")).isEqualTo("real aiperf: profile --tokenizer=srt-emulated/model" + offline);
     assertThat(run(Map.of(), "aiperf", "profile", "--model", "m")).as("by name, from a hub this host has no copy of")
-        .isEqualTo("real aiperf: profile --model m --tokenizer " + files);
-    assertThat(run(Map.of(), "aiperf", "--version")).isEqualTo("real aiperf: --version");
+        .isEqualTo("real aiperf: profile --model m --tokenizer srt-emulated/model" + offline);
     Path own = Files.createDirectories(tmp.resolve("own model"));
     Files.writeString(own.resolve("tokenizer.json"), "{}");
-    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", own.toString())).isEqualTo("real aiperf: profile --tokenizer " + own);
+    assertThat(run(Map.of(), "aiperf", "profile", "--tokenizer", own.toString()))
+        .as("a real tokenizer directory is the client's own, read as it is").isEqualTo("real aiperf: profile --tokenizer " + own + " HF_HUB_CACHE=unset HF_HUB_OFFLINE=unset");
   }
 
   @Test
