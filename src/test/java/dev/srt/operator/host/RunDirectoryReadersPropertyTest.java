@@ -76,6 +76,7 @@ class RunDirectoryReadersPropertyTest {
 
   @AfterEach
   void close() {
+    dev.srt.operator.testinfra.Links.removeAll(work);
     local.close();
   }
 

@@ -55,6 +55,7 @@ class FactsProgramIT {
   @AfterEach
   void stop() {
     engines.stop(0);
+    dev.srt.operator.testinfra.Links.removeAll(work);
   }
 
   private static void answer(com.sun.net.httpserver.HttpExchange ex, int status, String body) throws java.io.IOException {
