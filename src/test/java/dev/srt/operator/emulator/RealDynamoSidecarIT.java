@@ -34,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the KV events the engine publishes. Discovery is Dynamo's file backend here (the rendered arms use
  * etcd), the request plane TCP and the event plane ZMQ, as rendered.
  */
+// Apart from the fault tests that run beside the others (they load the machine for minutes): in one CI run its
+// frontend listed no model within two minutes while ClusterFaultsIT ran, and passed alone in 25 s.
+@org.junit.jupiter.api.parallel.ResourceLock(dev.srt.operator.testinfra.TestHosts.MULTINODE_PARTITION)
 class RealDynamoSidecarIT {
   private static final String MODEL = "tiny";
 
@@ -80,10 +83,15 @@ class RealDynamoSidecarIT {
     start("frontend", Map.of(), dynamo, "-m", "dynamo.frontend", "--http-port", String.valueOf(http), "--router-mode", "kv");
     String frontend = "http://127.0.0.1:" + http;
 
-    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-      HttpTestClient.Reply r = get(frontend + "/v1/models");
-      return r.status() == 200 && r.body().contains("\"" + MODEL + "\"");
-    });
+    try {
+      await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+        HttpTestClient.Reply r = get(frontend + "/v1/models");
+        return r.status() == 200 && r.body().contains("\"" + MODEL + "\"");
+      });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      throw new AssertionError("the frontend never listed the model; sidecar log:\n" + tail("sidecar") + "\nfrontend log:\n"
+          + tail("frontend"), e);
+    }
     assertThat(get("http://127.0.0.1:" + systemPort + "/health").status()).isEqualTo(200);
 
     String prompt = IntStream.range(0, 40).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
@@ -119,6 +127,16 @@ class RealDynamoSidecarIT {
     pb.environment().putAll(shared);
     pb.environment().putAll(own);
     processes.add(pb.start());
+  }
+
+  /** The last lines of a process's log, for a failure to show what the real programs said. */
+  private String tail(String name) {
+    try {
+      List<String> lines = Files.readAllLines(tmp.resolve(name + ".log"));
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
   }
 
   private void run(String... cmd) throws Exception {
