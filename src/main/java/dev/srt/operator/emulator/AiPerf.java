@@ -149,7 +149,14 @@ public final class AiPerf {
    * else 0)}); 1 when the server never answered.
    */
   public int run() throws IOException, InterruptedException {
-    List<Entry> dataset = opts.inputFile() != null ? trace() : synthetic();
+    List<Entry> dataset;
+    try {
+      dataset = opts.inputFile() != null ? trace() : synthetic();
+    } catch (IllegalArgumentException e) {
+      // a dataset the real AIPerf refuses when it configures the profile: its error, exit 1
+      err.println("aiperf (emulated): Dataset configuration failed: " + e.getMessage());
+      return 1;
+    }
     if (!waitForModels()) {
       err.println("aiperf (emulated): " + opts.url() + "/v1/models did not answer");
       return 1;

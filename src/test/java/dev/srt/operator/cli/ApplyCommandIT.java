@@ -461,10 +461,15 @@ class ApplyCommandIT {
     // Round robin scatters each prefix group over both engines, so the engines' counters give it the lower cache
     // hit rate; whether three emulated runs make that significant after Holm is the recorded corpus's to show
     // (RecordedRunsTest), not this machine's timing.
+    // The counters may even agree exactly from run to run, and then no verdict weighs them (no spread).
     var roundRobin = verdicts.get("round-robin engine_cache_hit_rate");
-    assertThat(roundRobin.path("verdict").asText()).as(json.out()).isIn("worse", "inconclusive");
     assertThat(roundRobin.path("deltaPct").asDouble()).as(json.out()).isNegative();
-    assertThat(roundRobin.path("ci95Pct").size()).isEqualTo(2);
+    if (roundRobin.path("verdict").asText().equals("not-comparable")) {
+      assertThat(roundRobin.path("reason").asText()).as(json.out()).startsWith("no spread between runs");
+    } else {
+      assertThat(roundRobin.path("verdict").asText()).as(json.out()).isIn("worse", "inconclusive");
+      assertThat(roundRobin.path("ci95Pct").size()).isEqualTo(2);
+    }
     for (String metric : List.of("request_throughput", "p99_ttft_ms", "p99_itl_ms", "engine_cache_hit_rate")) {
       var shed = verdicts.get("shedding " + metric);
       assertThat(shed.path("verdict").asText()).as(json.out()).isEqualTo("not-comparable");

@@ -47,7 +47,8 @@ class ImportedRecipesIT {
     Path trace = tmp.resolve("agentx.jsonl");
     StringBuilder records = new StringBuilder();
     for (int i = 0; i < 24; i++) {
-      records.append("{\"timestamp\": ").append(i * 20).append(", \"input_length\": 96, \"output_length\": 8, \"hash_ids\": [1, 2, ")
+      // three hash ids are three blocks of 512 tokens: a length of 1025 to 1536, as AIPerf requires
+      records.append("{\"timestamp\": ").append(i * 20).append(", \"input_length\": 1100, \"output_length\": 8, \"hash_ids\": [1, 2, ")
           .append(10 + i % 4).append("]}\n");
     }
     Files.writeString(trace, records);
